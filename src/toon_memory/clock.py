@@ -1,0 +1,88 @@
+"""What "today" and "now" are, and how relative dates and TTLs read.
+
+Invariant: every date computation in the package goes through ``today()``,
+which honours ``TOON_MEMORY_TODAY=YYYY-MM-DD`` so tests and benchmarks are
+deterministic. No I/O.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import date, datetime, timedelta, timezone
+
+from toon_memory.errors import InputError
+
+_RELATIVE = re.compile(r"^\s*(\d+)\s*([hdwmy])\s*$", re.IGNORECASE)
+_UNIT_DAYS = {"d": 1, "w": 7, "m": 30, "y": 365}
+
+
+def today() -> date:
+    """Today's date (UTC), or ``TOON_MEMORY_TODAY`` when it is set."""
+    fixed = os.environ.get("TOON_MEMORY_TODAY", "").strip()
+    if fixed:
+        try:
+            return date.fromisoformat(fixed)
+        except ValueError:
+            raise InputError("TOON_MEMORY_TODAY", f"expected YYYY-MM-DD, got {fixed!r}") from None
+    return datetime.now(timezone.utc).date()
+
+
+def now_iso() -> str:
+    """An ISO timestamp (UTC, seconds) on ``today()``'s date."""
+    clock = datetime.now(timezone.utc)
+    return f"{today().isoformat()}T{clock:%H:%M:%S}Z"
+
+
+def parse_date(value: str, field: str) -> date:
+    """A ``YYYY-MM-DD`` date (a longer ISO timestamp is cut to its date)."""
+    text = str(value).strip()
+    try:
+        return date.fromisoformat(text[:10])
+    except ValueError:
+        raise InputError(field, f"expected a date YYYY-MM-DD, got {value!r}") from None
+
+
+def relative_span(value: str) -> timedelta | None:
+    """``"24h"``/``"7d"``/``"2w"`` -> a timedelta; None when not relative."""
+    match = _RELATIVE.match(str(value))
+    if not match:
+        return None
+    amount, unit = int(match.group(1)), match.group(2).lower()
+    if unit == "h":
+        return timedelta(hours=amount)
+    return timedelta(days=amount * _UNIT_DAYS[unit])
+
+
+def resolve_ttl(value: str, field: str = "ttl") -> str:
+    """A TTL (``7d``, ``24h``, ``30d`` or a date) -> its expiry date, '' for none."""
+    text = str(value or "").strip()
+    if not text:
+        return ""
+    span = relative_span(text)
+    if span is not None:
+        if span <= timedelta(0):
+            raise InputError(field, f"must be positive, got {value!r}")
+        return (today() + max(span, timedelta(days=1)) if span.days == 0 else today() + span).isoformat()
+    if re.match(r"^\d{4}-\d{2}-\d{2}", text):
+        return parse_date(text, field).isoformat()
+    raise InputError(field, f"expected 7d, 24h, 30d or a date YYYY-MM-DD, got {value!r}")
+
+
+def resolve_since(value: str, field: str = "since") -> date:
+    """``"24h"``, ``"7d"`` or a date -> the first date included."""
+    text = str(value or "").strip() or "24h"
+    span = relative_span(text)
+    if span is not None:
+        return today() - timedelta(days=max(span.days, 1))
+    return parse_date(text, field)
+
+
+def is_expired(ttl: str, on: date | None = None) -> bool:
+    """True when an expiry date ``ttl`` lies before ``on`` (default today)."""
+    if not ttl:
+        return False
+    try:
+        return date.fromisoformat(ttl[:10]) < (on or today())
+    except ValueError:
+        return False
