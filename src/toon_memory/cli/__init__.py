@@ -1,0 +1,1 @@
+"""The ``toon-memory`` command line: a thin click layer over ``Memory``."""

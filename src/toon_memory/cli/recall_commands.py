@@ -1,0 +1,116 @@
+"""Recall CLI commands: recall, search, smart-recall, suggest, path.
+
+Invariant: thin calls into ``Memory``; ``--json`` prints the structured
+result (``{"results": [...]}`` in rank order), otherwise the token-lean text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from toon_memory.cli.main import Context, cli, emit, handles_errors, json_option
+
+pass_ctx = click.make_pass_decorator(Context)
+
+
+def _show(result: Any, as_json: bool) -> None:
+    from toon_memory.render.recall import render_recall
+
+    emit(result.to_dict(), render_recall(result), as_json)
+
+
+def recall_options(func: Any) -> Any:
+    """Options shared by recall-like commands."""
+    for decorator in reversed([
+        click.option("--limit", "-n", type=int, default=None, help="Most results to return."),
+        click.option("--budget", type=click.Choice(["tiny", "normal", "deep"]), default="normal",
+                     help="tiny: key + one line; deep: every field."),
+        click.option("--budget-tokens", type=int, default=0, help="Stop adding entries past this many tokens (0 = no limit)."),
+        click.option("--explain", is_flag=True, help="Add a reason line per result."),
+        click.option("--session-bias", is_flag=True, help="Boost entries whose file changed on this git branch."),
+        click.option("--path-scope", default="", help="The file being worked on (boosts matching path_scope)."),
+        click.option("--from-date", default="", help="Only entries dated on/after YYYY-MM-DD (archive included)."),
+        click.option("--to-date", default="", help="Only entries dated on/before YYYY-MM-DD (archive included)."),
+    ]):  # fmt: skip
+        func = decorator(func)
+    return func
+
+
+@cli.command()
+@click.argument("query", default="")
+@click.option("--mode", type=click.Choice(["flat", "graph", "index"]), default="flat", show_default=True)
+@click.option("--hops", type=int, default=1, show_default=True, help="Graph expansion depth (1 or 2).")
+@click.option("--ids", default="", help="Fetch these ids or keys, in this order.")
+@click.option("--compact", is_flag=True, help="Numbered, denser output.")
+@click.option("--no-rrf", "no_rrf", is_flag=True, help="Use the linear score instead of RRF.")
+@click.option("--as-of", default="", help="Recall as of a date (brings back superseded versions).")
+@recall_options
+@json_option
+@pass_ctx
+@handles_errors
+def recall(ctx: Context, query: str, mode: str, hops: int, ids: str, compact: bool, no_rrf: bool,
+           as_of: str, as_json: bool, **options: Any) -> None:  # fmt: skip
+    """Find the entries that matter for QUERY, best first."""
+    result = ctx.memory.recall(query, mode=mode, hops=hops, ids=ids or None, compact=compact,
+                               rrf=not no_rrf, as_of=as_of, **options)  # fmt: skip
+    _show(result, as_json)
+
+
+@cli.command()
+@click.argument("query", default="")
+@click.option("--category", default="", help="Only this category.")
+@click.option("--tags", default="", help='Entries must carry all these tags (";" or ",").')
+@recall_options
+@json_option
+@pass_ctx
+@handles_errors
+def search(ctx: Context, query: str, category: str, tags: str, as_json: bool, **options: Any) -> None:
+    """Recall with filters (category, tags, dates, path scope)."""
+    result = ctx.memory.search(query, category=category, tags=tags, **options)
+    _show(result, as_json)
+
+
+@cli.command(name="smart-recall")
+@click.argument("intent")
+@click.option("--hops", type=int, default=2, show_default=True)
+@click.option("--explain", is_flag=True)
+@click.option("--budget-tokens", type=int, default=0)
+@click.option("--no-session-bias", "no_bias", is_flag=True, help="Do not boost this branch's files.")
+@json_option
+@pass_ctx
+@handles_errors
+def smart_recall(ctx: Context, intent: str, hops: int, explain: bool, budget_tokens: int,
+                 no_bias: bool, as_json: bool) -> None:  # fmt: skip
+    """One call: BM25 + graph + quality + freshness."""
+    result = ctx.memory.smart_recall(intent, hops=hops, explain=explain,
+                                     budget_tokens=budget_tokens, session_bias=not no_bias)  # fmt: skip
+    _show(result, as_json)
+
+
+@cli.command()
+@click.argument("context")
+@click.option("--limit", "-n", type=int, default=5, show_default=True)
+@json_option
+@pass_ctx
+@handles_errors
+def suggest(ctx: Context, context: str, limit: int, as_json: bool) -> None:
+    """Entries related to a free-text context."""
+    from toon_memory.render.core import render_entries
+
+    entries = ctx.memory.suggest(context, limit=limit)
+    emit({"results": [e.to_dict() for e in entries]}, render_entries(entries), as_json)
+
+
+@cli.command()
+@click.argument("from_key")
+@click.argument("to_key")
+@json_option
+@pass_ctx
+@handles_errors
+def path(ctx: Context, from_key: str, to_key: str, as_json: bool) -> None:
+    """The shortest chain of links between two entries."""
+    entries = ctx.memory.graph_path(from_key, to_key)
+    text = " -> ".join(e.key for e in entries) if entries else f"No path from {from_key} to {to_key}."
+    emit({"path": [e.key for e in entries]}, text, as_json)

@@ -1,0 +1,85 @@
+"""Recall for ``Memory``: the glue between the store and the search engine.
+
+Invariant: recall reads the state (never writes data.toon), hands entries to
+the pure ``search`` engine, and records what it returned in the access log.
+Archived entries take part only when a date filter asks for them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toon_memory.clock import today
+from toon_memory.errors import InputError
+from toon_memory.model import Entry
+from toon_memory.store.git import session_files
+
+if TYPE_CHECKING:
+    from toon_memory.search import Engine, RecallResult
+    from toon_memory.store.store import Store
+
+
+class RecallMixin:
+    """Recall methods of ``Memory``."""
+
+    store: Store
+    root: Path
+
+    def _engine(self, *, with_archive: bool = False) -> Engine:
+        from toon_memory.search import Engine
+
+        state = self.store.state()
+        engine: Engine = state.derived
+        if with_archive:
+            archived = self.store.read_archive()
+            if archived:
+                return Engine.build([*state.entries.values(), *archived])
+        return engine
+
+    def _session(self, wanted: bool) -> frozenset[str]:
+        return session_files(self.root) if wanted else frozenset()
+
+    def _record(self, result: RecallResult) -> RecallResult:
+        ids = [hit.entry.id for hit in result.hits]
+        if ids:
+            self.store.record_access(ids)
+        return result
+
+    def recall(self, query: str = "", **options: Any) -> RecallResult:
+        """Ranked recall; see ``search.RecallOptions`` for every option."""
+        from toon_memory.search import RecallOptions
+
+        opts = RecallOptions(query=query, **options)
+        dated = bool(opts.from_date or opts.to_date)
+        engine = self._engine(with_archive=dated)
+        result = engine.recall(opts, today=today(), session_files=self._session(opts.session_bias))
+        return result if opts.mode == "index" else self._record(result)
+
+    def smart_recall(self, intent: str, **options: Any) -> RecallResult:
+        """One call combining BM25, graph, quality, freshness and decay."""
+        if not str(intent or "").strip():
+            raise InputError("intent", "must not be empty")
+        session = self._session(bool(options.get("session_bias", True)))
+        result = self._engine().smart_recall(intent, today=today(), session_files=session, **options)
+        return self._record(result)
+
+    def search(self, query: str = "", **options: Any) -> RecallResult:
+        """Recall with filters: category, tags (all must match), dates, path scope."""
+        dated = bool(options.get("from_date") or options.get("to_date"))
+        session = self._session(bool(options.get("session_bias", False)))
+        engine = self._engine(with_archive=dated)
+        return self._record(engine.search(query, today=today(), session_files=session, **options))
+
+    def suggest(self, context: str, limit: int = 5) -> list[Entry]:
+        """Entries related to a free-text context (no access recorded)."""
+        if not str(context or "").strip():
+            raise InputError("context", "must not be empty")
+        return self._engine().suggest(context, limit=limit, today=today())
+
+    def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
+        """The shortest chain of links between two entries (empty when none)."""
+        for name, value in (("from_key", from_key), ("to_key", to_key)):
+            if not str(value or "").strip():
+                raise InputError(name, "must not be empty")
+        return self._engine().graph_path(from_key, to_key)

@@ -1,0 +1,66 @@
+"""Durable writes.
+
+Invariant: ``write_atomic`` leaves either the old file or the complete new
+one at ``path``, never a mix, and the new one is on disk (file and folder
+fsync'd) when it returns. ``append_durable`` returns only after the bytes
+are fsync'd.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename inside ``folder`` durable (no-op where unsupported)."""
+    if sys.platform == "win32":  # pragma: no cover - not tested here
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_temp(path: Path, data: bytes) -> Path:
+    """Write ``data`` to a fsync'd temp file beside ``path``; return its path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
+    return Path(name)
+
+
+def replace_durable(temp: Path, path: Path) -> None:
+    """Rename ``temp`` over ``path`` and fsync the folder."""
+    os.replace(temp, path)
+    fsync_dir(path.parent)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data``: temp file, fsync, rename, fsync folder."""
+    replace_durable(write_temp(path, data), path)
+
+
+def append_durable(path: Path, data: bytes) -> int:
+    """Append ``data`` and fsync; return the file's new length."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        written = 0
+        while written < len(data):
+            written += os.write(fd, data[written:])
+        os.fsync(fd)
+        return os.fstat(fd).st_size
+    finally:
+        os.close(fd)

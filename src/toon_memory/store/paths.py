@@ -1,0 +1,92 @@
+"""Where a memory lives on disk.
+
+Invariant: project discovery never picks the home folder (it holds the
+global store), never climbs above the repository root, and honours
+``--project`` / ``TOON_MEMORY_PROJECT`` first. Only computes paths; the one
+filesystem access is ``exists`` checks while walking up.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+STORE_DIR = ".toon-memory"
+
+
+def home_dir() -> Path:
+    """The user's home, or ``TOON_MEMORY_HOME`` (tests point it at a temp dir)."""
+    override = os.environ.get("TOON_MEMORY_HOME", "").strip()
+    return Path(override).expanduser() if override else Path.home()
+
+
+def find_project_root(start: Path | str | None = None) -> Path:
+    """The project a command in ``start`` (default: cwd) works on.
+
+    Walk up to the repository root (first folder holding ``.git``); the
+    nearest folder holding ``.toon-memory/`` wins, else the repository root,
+    else ``start`` itself. The home folder is skipped as a project.
+    """
+    override = os.environ.get("TOON_MEMORY_PROJECT", "").strip()
+    if start is None and override:
+        return Path(override).expanduser().resolve()
+    here = Path(start if start is not None else os.getcwd()).expanduser().resolve()
+    home = home_dir().resolve()
+    for folder in (here, *here.parents):
+        if folder != home and (folder / STORE_DIR).is_dir():
+            return folder
+        if (folder / ".git").exists():
+            return folder
+    return here
+
+
+@dataclass(frozen=True)
+class MemoryPaths:
+    """Every file of one memory folder (``<root>/.toon-memory/memory``)."""
+
+    folder: Path
+
+    @classmethod
+    def for_project(cls, root: Path) -> MemoryPaths:
+        return cls(root / STORE_DIR / "memory")
+
+    @classmethod
+    def for_global(cls) -> MemoryPaths:
+        return cls(home_dir() / STORE_DIR / "memory")
+
+    @property
+    def data(self) -> Path:
+        return self.folder / "data.toon"
+
+    @property
+    def archive(self) -> Path:
+        return self.folder / "archive.toon"
+
+    @property
+    def config(self) -> Path:
+        return self.folder / "config.json"
+
+    @property
+    def backups(self) -> Path:
+        return self.folder / "backups"
+
+    @property
+    def journal(self) -> Path:
+        return self.folder / "journal.jsonl"
+
+    @property
+    def access_log(self) -> Path:
+        return self.folder / "access.log"
+
+    @property
+    def lock(self) -> Path:
+        return self.folder / ".lock"
+
+    @property
+    def cache(self) -> Path:
+        return self.folder / ".cache"
+
+    @property
+    def gitignore(self) -> Path:
+        return self.folder / ".gitignore"

@@ -1,0 +1,102 @@
+"""The in-memory state of one memory: entries, summaries, pending accesses.
+
+Invariant: ``entries`` keeps file order (new entries at the end, a changed
+entry keeps its place) so ``data.toon`` stays stable for diffs and merges.
+An entry's ``accessed``/``last_accessed`` here already include the accesses
+still pending in the access log (``pending``); journal rows carry only the
+persisted part, so folding the log in again never double counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from toon_memory.model import Entry, Summary, entry_from_row
+from toon_memory.store.journal import Op
+
+
+class Derived(Protocol):
+    """Something kept in step with the entries (the search engine)."""
+
+    def upsert(self, entry: Entry) -> None: ...
+
+    def remove(self, entry_id: str) -> None: ...
+
+
+@dataclass
+class State:
+    """Entries by id (file order), summaries by file, and pending accesses."""
+
+    entries: dict[str, Entry] = field(default_factory=dict)
+    summaries: dict[str, Summary] = field(default_factory=dict)
+    pending: dict[str, int] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+    derived: Any = None
+    notices: list[str] = field(default_factory=list)
+
+    def by_key(self, key: str) -> Entry | None:
+        """The active entry with ``key``, if any."""
+        entry_id = self.keys.get(key)
+        return self.entries.get(entry_id) if entry_id else None
+
+    def load(self, entries: Iterable[Entry]) -> None:
+        """Fill an empty state from a snapshot (no derived updates)."""
+        for entry in entries:
+            self.entries[entry.id] = entry
+            if entry.active:
+                self.keys[entry.key] = entry.id
+
+    def apply(self, ops: Iterable[Op]) -> None:
+        for op in ops:
+            if op.kind == "put":
+                self._put(entry_from_row(op.data["entry"]))
+            elif op.kind == "del":
+                self._delete(str(op.data["id"]))
+            elif op.kind == "sum":
+                data = op.data
+                self.summaries[str(data["file"])] = Summary(
+                    str(data["file"]), str(data["summary"]), str(data.get("date", ""))
+                )
+
+    def _put(self, entry: Entry) -> None:
+        count = self.pending.get(entry.id, 0)
+        if count:
+            entry.accessed += count
+        old = self.entries.get(entry.id)
+        if old is not None and self.keys.get(old.key) == old.id:
+            del self.keys[old.key]
+        self.entries[entry.id] = entry
+        if entry.active:
+            self.keys[entry.key] = entry.id
+        if self.derived is not None:
+            self.derived.upsert(entry)
+
+    def _delete(self, entry_id: str) -> None:
+        old = self.entries.pop(entry_id, None)
+        if old is None:
+            return
+        if self.keys.get(old.key) == entry_id:
+            del self.keys[old.key]
+        if self.derived is not None:
+            self.derived.remove(entry_id)
+        self.pending.pop(entry_id, None)
+
+    def fold_accesses(self, lines: Iterable[str]) -> None:
+        """Count access-log lines (``<id> <date>``) into the entries."""
+        for line in lines:
+            entry_id, _, day = line.strip().partition(" ")
+            entry = self.entries.get(entry_id)
+            if entry is None:
+                continue
+            entry.accessed += 1
+            self.pending[entry_id] = self.pending.get(entry_id, 0) + 1
+            if day > entry.last_accessed:
+                entry.last_accessed = day
+
+    def persisted_row(self, entry: Entry) -> dict[str, Any]:
+        """The journal row of ``entry``: its access count minus what the log holds."""
+        row = entry.to_row()
+        row["accessed"] = entry.accessed - self.pending.get(entry.id, 0)
+        return row

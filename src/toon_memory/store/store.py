@@ -1,0 +1,264 @@
+"""One memory folder on disk: snapshot + journal + access log, under one lock.
+
+Invariants:
+- Every mutation is a read-modify-write under the inter-process lock and is
+  durable when ``mutate`` returns (its operations are fsync'd in the journal).
+- ``data.toon`` is only ever replaced whole by an atomic rename, and never
+  when it failed to decode: after a crash it decodes and, with the journal,
+  holds every write that returned. After ``compact`` it alone is the truth.
+- Reads never write ``data.toon``: accesses go to a side log (appended,
+  unlocked) that compaction folds in. Concurrent accesses that land while a
+  compaction swaps the log may go uncounted; entries never do.
+- Compaction encodes outside the lock and swaps under it, carrying over the
+  journal tail written meanwhile, so writers are not stalled by a big encode.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TypeVar
+
+from toon_memory.clock import today
+from toon_memory.errors import StoreError
+from toon_memory.model import Entry
+from toon_memory.store import journal
+from toon_memory.store.atomic import replace_durable, write_atomic, write_temp
+from toon_memory.store.cache import Position, file_id, load_cache, save_cache
+from toon_memory.store.codec import Document, decode_document, encode_document
+from toon_memory.store.lock import FileLock
+from toon_memory.store.paths import MemoryPaths
+from toon_memory.store.state import Derived, State
+
+T = TypeVar("T")
+EAGER_COMPACT_BYTES = 64 * 1024
+MIN_JOURNAL_BYTES = 256 * 1024
+CACHE_REFRESH_BYTES = 64 * 1024
+GITIGNORE = ".cache/\n.lock\njournal.jsonl\naccess.log\n*.tmp\n"
+
+
+def _ino(path: Path) -> tuple[int | None, int]:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None, 0
+    return st.st_ino, st.st_size
+
+
+class Store:
+    """The files of one memory folder, read and written safely."""
+
+    def __init__(
+        self, paths: MemoryPaths, make_derived: Callable[[Iterable[Entry]], Derived] | None = None
+    ) -> None:
+        self.paths = paths
+        self.lock = FileLock(paths.lock)
+        self._make_derived = make_derived
+        self._state: State | None = None
+        self._pos: Position | None = None
+
+    # -- reading ---------------------------------------------------------
+    def state(self) -> State:
+        """The current state, brought up to date with the files (cheap when unchanged)."""
+        if self._state is not None and self._pos is not None and self._catch_up(self._pos):
+            return self._state
+        cached = load_cache(self.paths.cache / "state.pickle")
+        if cached is not None:
+            self._pos, self._state = cached
+            if self._state.derived is None and self._make_derived is not None:
+                self._state.derived = self._make_derived(self._state.entries.values())
+            cached_offset = self._pos.journal_offset
+            if self._catch_up(self._pos):
+                if self._pos.journal_offset - cached_offset > CACHE_REFRESH_BYTES:
+                    self.save_cache()
+                return self._state
+        self._load_full()
+        assert self._state is not None
+        return self._state
+
+    def _catch_up(self, pos: Position) -> bool:
+        """Replay the logs' new tails onto the state; False if the files moved under it."""
+        j_ino, j_size = _ino(self.paths.journal)
+        a_ino, a_size = _ino(self.paths.access_log)
+        if file_id(self.paths.data) != pos.data:
+            return False
+        if (j_ino != pos.journal_ino and pos.journal_offset) or j_size < pos.journal_offset:
+            return False
+        if (a_ino != pos.access_ino and pos.access_offset) or a_size < pos.access_offset:
+            return False
+        state = self._state
+        assert state is not None
+        j_off, a_off = pos.journal_offset, pos.access_offset
+        if j_size > j_off:
+            ops, j_off = journal.read_ops(self.paths.journal, j_off)
+            state.apply(ops)
+        if a_size > a_off:
+            a_off = self._fold_access(state, a_off)
+        self._pos = Position(pos.data, j_ino, j_off, a_ino, a_off)
+        return True
+
+    def _fold_access(self, state: State, start: int) -> int:
+        with self.paths.access_log.open("rb") as handle:
+            handle.seek(start)
+            raw = handle.read()
+        whole = raw[: raw.rfind(b"\n") + 1]
+        state.fold_accesses(whole.decode("utf-8", "replace").splitlines())
+        return start + len(whole)
+
+    def _load_full(self) -> None:
+        data_id = file_id(self.paths.data)
+        doc = self._read_document(self.paths.data)
+        state = State()
+        state.load(doc.entries)
+        state.summaries = {s.file: s for s in doc.summaries}
+        if self._make_derived is not None:
+            state.derived = self._make_derived(state.entries.values())
+        self._state = state
+        self._pos = Position(data_id, None, 0, None, 0)
+        if doc.migrated_from_ts:
+            self._migrate(doc)
+            return
+        self._catch_up(self._pos)
+        self.save_cache()
+
+    def _read_document(self, path: Path) -> Document:
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except FileNotFoundError:
+            return Document()
+        except UnicodeDecodeError as exc:
+            from toon_memory.errors import CorruptFileError
+
+            line = path.read_bytes()[: exc.start].count(b"\n") + 1
+            raise CorruptFileError(path, line, "not UTF-8 text") from None
+        return decode_document(text, path)
+
+    def _migrate(self, doc: Document) -> None:
+        """Replace a TypeScript-format data.toon by ours, keeping the original as a backup."""
+        from toon_memory.store.backups import keep_copy
+
+        with self.lock:
+            kept = keep_copy(self.paths, self.paths.data, "ts-original")
+            assert self._state is not None
+            self._state.notices.append(f"migrated a TypeScript toon-memory file (original kept as {kept})")
+            self._state.notices.extend(doc.repairs)
+            self._write_snapshot(self._state)
+            self._pos = Position(file_id(self.paths.data), None, 0, None, 0)
+            self._catch_up(self._pos)
+        self.save_cache()
+
+    def save_cache(self) -> None:
+        if self._state is not None and self._pos is not None:
+            notices, self._state.notices = self._state.notices, []
+            save_cache(self.paths.cache / "state.pickle", self._pos, self._state)
+            self._state.notices = notices
+
+    # -- writing ---------------------------------------------------------
+    def mutate(self, change: Callable[[State], tuple[list[journal.Op], T]]) -> T:
+        """Run ``change`` on the fresh state under the lock and journal its ops durably."""
+        self.ensure_folder()
+        with self.lock:
+            state = self.state()
+            ops, result = change(state)
+            if ops:
+                self._append(ops)
+                state.apply(ops)
+        if ops:
+            self._maybe_compact()
+        return result
+
+    def _append(self, ops: list[journal.Op]) -> None:
+        assert self._pos is not None
+        pos = self._pos
+        j_ino, j_size = _ino(self.paths.journal)
+        if j_size > pos.journal_offset:
+            with self.paths.journal.open("r+b") as handle:
+                handle.truncate(pos.journal_offset)
+        end = journal.append_ops(self.paths.journal, ops)
+        j_ino, _ = _ino(self.paths.journal)
+        self._pos = Position(pos.data, j_ino, end, pos.access_ino, pos.access_offset)
+
+    def ensure_folder(self) -> None:
+        folder = self.paths.folder
+        if not folder.is_dir():
+            folder.mkdir(parents=True, exist_ok=True)
+        if not self.paths.gitignore.exists():
+            write_atomic(self.paths.gitignore, GITIGNORE.encode())
+
+    def record_access(self, ids: Iterable[str]) -> None:
+        """Log that entries were recalled (no lock, no fsync: statistics only)."""
+        day = today().isoformat()
+        lines = "".join(f"{entry_id} {day}\n" for entry_id in ids)
+        if not lines or not self.paths.folder.is_dir():
+            return
+        fd = os.open(self.paths.access_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, lines.encode())
+        finally:
+            os.close(fd)
+
+    # -- compaction ------------------------------------------------------
+    def journal_size(self) -> int:
+        return _ino(self.paths.journal)[1]
+
+    def _maybe_compact(self) -> None:
+        data_size = (file_id(self.paths.data) or (0, 0, 0))[2]
+        j_size = self.journal_size()
+        if data_size < EAGER_COMPACT_BYTES or j_size > max(MIN_JOURNAL_BYTES, data_size // 4):
+            self.compact()
+
+    def compact(self) -> bool:
+        """Fold journal and access log into data.toon. False if another process raced us."""
+        with self.lock:
+            state = self.state()
+            pos = self._pos
+            assert pos is not None
+            if not pos.journal_offset and not pos.access_offset and pos.data is not None:
+                return True
+        temp = write_temp(self.paths.data, encode_document(
+            list(state.entries.values()), list(state.summaries.values())).encode())  # fmt: skip
+        with self.lock:
+            if file_id(self.paths.data) != pos.data or _ino(self.paths.journal)[0] != pos.journal_ino:
+                temp.unlink()
+                return False
+            replace_durable(temp, self.paths.data)
+            j_ino = self._carry_tail(self.paths.journal, pos.journal_offset)
+            a_ino = self._carry_tail(self.paths.access_log, pos.access_offset)
+            state.pending.clear()
+            self._pos = Position(file_id(self.paths.data), j_ino, 0, a_ino, 0)
+            self._catch_up(self._pos)
+        self.save_cache()
+        return True
+
+    def _carry_tail(self, path: Path, offset: int) -> int | None:
+        """Keep only the bytes of ``path`` past ``offset`` (atomically); return the new inode."""
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        tail = raw[offset:]
+        if not tail and offset:
+            path.unlink()
+            return None
+        if offset:
+            write_atomic(path, tail)
+        return _ino(path)[0]
+
+    def _write_snapshot(self, state: State) -> None:
+        text = encode_document(list(state.entries.values()), list(state.summaries.values()))
+        write_atomic(self.paths.data, text.encode())
+        for path in (self.paths.journal, self.paths.access_log):
+            if path.exists():
+                path.unlink()
+        state.pending.clear()
+
+    # -- archive ---------------------------------------------------------
+    def read_archive(self) -> list[Entry]:
+        return self._read_document(self.paths.archive).entries
+
+    def write_archive(self, entries: list[Entry]) -> None:
+        """Replace archive.toon (call under the lock, inside ``mutate``)."""
+        if not self.lock._depth:
+            raise StoreError("write_archive must run under the store lock")
+        write_atomic(self.paths.archive, encode_document(entries, []).encode())

@@ -1,0 +1,148 @@
+"""Export and import for ``Memory``.
+
+Invariant: export writes every entry (all statuses) and summary as JSON
+``{"version": 1, "entries": [...], "summaries": [...]}``; import reads that,
+a plain JSON list of entry objects (at least key and content), or a
+``.toon`` file (ours or the TypeScript original's), adds entries whose key is
+not active yet, skips the others, and reports every skip and repair: nothing
+is dropped silently. Import validates everything before one journaled write.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toon_memory.clock import now_iso, today
+from toon_memory.errors import ImportFormatError, InputError
+from toon_memory.model import CATEGORIES, Entry, Summary, entry_from_row, is_valid_id
+from toon_memory.remember import new_id
+from toon_memory.store import journal
+from toon_memory.store.atomic import write_atomic
+
+if TYPE_CHECKING:
+    from toon_memory.store.state import State
+    from toon_memory.store.store import Store
+
+
+@dataclass
+class ImportReport:
+    added: int = 0
+    skipped: int = 0
+    repaired: int = 0
+    messages: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"added": self.added, "skipped": self.skipped, "repaired": self.repaired,
+                "messages": list(self.messages)}  # fmt: skip
+
+
+def read_import_file(path: Path) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
+    """Rows, summaries and reader notes from an export, a JSON list or a .toon file."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError("file", f"{path} does not exist") from None
+    except UnicodeDecodeError:
+        raise ImportFormatError(f"{path}: not UTF-8 text") from None
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ImportFormatError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+        return _rows_from_json(data, path)
+    from toon_memory.store.codec import decode_document
+
+    doc = decode_document(text, path)
+    return [e.to_dict() for e in doc.entries], doc.summaries, list(doc.repairs)
+
+
+def _rows_from_json(data: Any, path: Path) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
+    rows = data.get("entries") if isinstance(data, dict) else data
+    if not isinstance(rows, list):
+        raise ImportFormatError(f"{path}: expected a JSON list of entries or an object with 'entries'")
+    notes = [f"entry {n}: not an object, skipped" for n, r in enumerate(rows, 1) if not isinstance(r, dict)]
+    summaries: list[Summary] = []
+    if isinstance(data, dict):
+        for item in data.get("summaries") or []:
+            if isinstance(item, dict) and item.get("file"):
+                summaries.append(Summary(str(item["file"]), str(item.get("summary", "")), str(item.get("date", ""))))
+    return [r for r in rows if isinstance(r, dict)], summaries, notes
+
+
+def _admit(row: dict[str, Any], number: int, state: State, seen: set[str], report: ImportReport) -> Entry | None:
+    label = f"entry {number} ({row.get('key', '?')})"
+    try:
+        entry = entry_from_row(row)
+    except ValueError as exc:
+        report.skipped += 1
+        report.messages.append(f"{label}: skipped: {exc}")
+        return None
+    if not entry.key.strip() or not entry.content.strip():
+        report.skipped += 1
+        report.messages.append(f"{label}: skipped: key and content are required")
+        return None
+    if entry.category not in CATEGORIES:
+        entry.meta.setdefault("category", entry.category)
+        report.repaired += 1
+        report.messages.append(f"{label}: category {entry.category!r} unknown, stored as knowledge")
+        entry.category = "knowledge"
+    if entry.active and (state.by_key(entry.key) is not None or entry.key in seen):
+        report.skipped += 1
+        report.messages.append(f"{label}: skipped: key already exists")
+        return None
+    if not is_valid_id(entry.id) or entry.id in state.entries:
+        entry.id = new_id(state.entries)
+    entry.date = entry.date or today().isoformat()
+    entry.created = entry.created or now_iso()
+    entry.updated = entry.updated or entry.created
+    if entry.origin not in ("human", "agent", "inferred", "import"):
+        entry.origin = "import"
+    if entry.active:
+        seen.add(entry.key)
+    return entry
+
+
+class TransferMixin:
+    """Export/import methods of ``Memory``."""
+
+    store: Store
+
+    def export(self, path: str | Path) -> int:
+        """Write every entry and summary to a JSON file; return the entry count."""
+        state = self.store.state()
+        payload = {
+            "version": 1,
+            "entries": [e.to_dict() for e in state.entries.values()],
+            "summaries": [s.to_row() for s in state.summaries.values()],
+        }
+        target = Path(path)
+        write_atomic(target, (json.dumps(payload, ensure_ascii=False, indent=2) + "\n").encode())
+        return len(payload["entries"])
+
+    def import_(self, path: str | Path) -> ImportReport:
+        """Bring entries in from a file; duplicates by key are skipped and reported."""
+        rows, summaries, notes = read_import_file(Path(path))
+        report = ImportReport(messages=list(notes))
+        report.repaired += sum(1 for n in notes if not n.startswith("skipped"))
+        report.skipped += sum(1 for n in notes if n.startswith("skipped") or "skipped" in n)
+
+        def apply(state: State) -> tuple[list[journal.Op], ImportReport]:
+            seen: set[str] = set()
+            ops: list[journal.Op] = []
+            taken = dict(state.entries)
+            for number, row in enumerate(rows, start=1):
+                entry = _admit(row, number, state, seen, report)
+                if entry is not None:
+                    while entry.id in taken:
+                        entry.id = new_id(taken)
+                    taken[entry.id] = entry
+                    ops.append(journal.put(entry.to_row()))
+                    report.added += 1
+            ops.extend(journal.put_summary(s.file, s.summary, s.date) for s in summaries
+                       if s.file not in state.summaries)  # fmt: skip
+            return ops, report
+
+        return self.store.mutate(apply)

@@ -1,0 +1,47 @@
+"""Shared fixtures: every test gets its own home, project and fixed day."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+TODAY = "2026-07-15"
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("TOON_MEMORY_HOME", str(home))
+    monkeypatch.setenv("TOON_MEMORY_TODAY", TODAY)
+    monkeypatch.delenv("TOON_MEMORY_PROJECT", raising=False)
+    yield
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / ".git").mkdir(parents=True)
+    return root
+
+
+def run_cli(*args: str, project: Path | None = None, check: bool = False,
+            env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """Run the real ``toon-memory`` CLI in a subprocess."""
+    full_env = dict(os.environ)
+    if project is not None:
+        full_env["TOON_MEMORY_PROJECT"] = str(project)
+    full_env.update(env or {})
+    done = subprocess.run(
+        [sys.executable, "-m", "toon_memory", *args],
+        capture_output=True, text=True, env=full_env, timeout=timeout, check=False,
+    )  # fmt: skip
+    if check and done.returncode != 0:
+        raise AssertionError(f"exit {done.returncode}\nstdout:{done.stdout}\nstderr:{done.stderr}")
+    return done
