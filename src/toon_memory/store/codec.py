@@ -18,6 +18,7 @@ from toon_memory.errors import CorruptFileError
 from toon_memory.model import FIELDS, Entry, Summary, entry_from_row
 
 FORMAT_VERSION = 1
+_OUR_HEADER = "{" + "|".join(FIELDS) + "}:"
 
 
 @dataclass
@@ -90,7 +91,7 @@ def _document_from_data(data: dict[str, Any], path: Path) -> Document:
 def _decode_foreign(text: str, path: Path, line: int | None, problem: str) -> Document:
     from toon_memory.store import ts_reader
 
-    if not ts_reader.looks_like_ts_toon(text):
+    if _OUR_HEADER in text or not ts_reader.looks_like_ts_toon(text):
         raise CorruptFileError(path, line, problem)
     result = ts_reader.read_ts_toon(text, source=str(path))
     doc = Document(migrated_from_ts=True)
