@@ -72,6 +72,16 @@ def _rows_from_json(data: Any, path: Path) -> tuple[list[dict[str, Any]], list[S
     return [r for r in rows if isinstance(r, dict)], summaries, notes
 
 
+def _is_duplicate(entry: Entry, state: State, seen: set[str]) -> bool:
+    """An active key already taken, or the very same entry (id or key+content) already stored."""
+    if entry.active:
+        return state.by_key(entry.key) is not None or entry.key in seen
+    same = state.entries.get(entry.id)
+    if same is not None and same.key == entry.key:
+        return True
+    return any(e.key == entry.key and e.content == entry.content for e in state.entries.values())
+
+
 def _admit(row: dict[str, Any], number: int, state: State, seen: set[str], report: ImportReport) -> Entry | None:
     label = f"entry {number} ({row.get('key', '?')})"
     try:
@@ -89,9 +99,9 @@ def _admit(row: dict[str, Any], number: int, state: State, seen: set[str], repor
         report.repaired += 1
         report.messages.append(f"{label}: category {entry.category!r} unknown, stored as knowledge")
         entry.category = "knowledge"
-    if entry.active and (state.by_key(entry.key) is not None or entry.key in seen):
+    if _is_duplicate(entry, state, seen):
         report.skipped += 1
-        report.messages.append(f"{label}: skipped: key already exists")
+        report.messages.append(f"{label}: skipped: already in memory")
         return None
     if not is_valid_id(entry.id) or entry.id in state.entries:
         entry.id = new_id(state.entries)
