@@ -1,0 +1,137 @@
+"""The memory link graph: typed, undirected adjacency between entry ids.
+
+Invariant: the adjacency always equals what a fresh build from the current
+nodes would give. An edge joins entry A and entry B when A links to B's key
+(``links``, typed ``relates``/``supersedes``/``superseded_by``) or mentions
+``[[B's key]]`` in its content, whichever of the two was added first; a key
+shared by several entries (versions) joins all of them. Self-links are
+ignored. Pure data structure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Callable, Iterable
+
+_REF_RE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
+
+
+def content_refs(content: str) -> list[str]:
+    """Keys mentioned as ``[[key]]`` in ``content``, in order, without duplicates."""
+    return list(dict.fromkeys(match.strip() for match in _REF_RE.findall(content)))
+
+
+class LinkGraph:
+    """Nodes are entry ids; each node has one key and out-links to keys."""
+
+    def __init__(self) -> None:
+        self._key: dict[str, str] = {}
+        self._ids_by_key: dict[str, set[str]] = {}
+        self._out: dict[str, list[tuple[str, str]]] = {}
+        self._incoming: dict[str, dict[str, str]] = {}
+        self._adj: dict[str, dict[str, str]] = {}
+        self._max_degree = -1
+
+    def __len__(self) -> int:
+        return len(self._key)
+
+    def add(self, node: str, key: str, links: Iterable[tuple[str, str]]) -> None:
+        """Insert or replace ``node`` with its ``key`` and typed out-links ``(type, key)``."""
+        if node in self._key:
+            self.remove(node)
+        out = [(kind, target) for kind, target in dict.fromkeys(links) if target]
+        self._key[node] = key
+        self._ids_by_key.setdefault(key, set()).add(node)
+        self._out[node] = out
+        self._adj.setdefault(node, {})
+        for kind, target in out:
+            self._incoming.setdefault(target, {})[node] = kind
+            for other in self._ids_by_key.get(target, ()):
+                self._join(node, other, kind)
+        for source, kind in self._incoming.get(key, {}).items():
+            self._join(source, node, kind)
+        self._max_degree = -1
+
+    def remove(self, node: str) -> None:
+        """Drop ``node`` and its edges; unknown nodes are ignored."""
+        key = self._key.pop(node, None)
+        if key is None:
+            return
+        ids = self._ids_by_key[key]
+        ids.discard(node)
+        if not ids:
+            del self._ids_by_key[key]
+        for _kind, target in self._out.pop(node, []):
+            sources = self._incoming.get(target)
+            if sources is not None:
+                sources.pop(node, None)
+                if not sources:
+                    del self._incoming[target]
+        for other in self._adj.pop(node, {}):
+            self._adj[other].pop(node, None)
+        self._max_degree = -1
+
+    def _join(self, a: str, b: str, kind: str) -> None:
+        if a == b:
+            return
+        self._adj[a].setdefault(b, kind)
+        back = {"supersedes": "superseded_by", "superseded_by": "supersedes"}.get(kind, kind)
+        self._adj[b].setdefault(a, back)
+
+    def neighbours(self, node: str) -> dict[str, str]:
+        """Neighbour id -> edge type as seen from ``node``."""
+        return self._adj.get(node, {})
+
+    def ids_of(self, key: str) -> set[str]:
+        return self._ids_by_key.get(key, set())
+
+    def degree(self, node: str) -> int:
+        return len(self._adj.get(node, ()))
+
+    def centrality(self, node: str) -> float:
+        """Degree centrality normalised to 0..1 by the largest degree in the graph."""
+        if self._max_degree < 0:
+            self._max_degree = max(map(len, self._adj.values()), default=0)
+        return self.degree(node) / self._max_degree if self._max_degree else 0.0
+
+    def expand(
+        self, seeds: Iterable[str], hops: int, allowed: Callable[[str], bool]
+    ) -> dict[str, int]:
+        """Every node within ``hops`` of a seed (through allowed nodes) -> its hop distance."""
+        dist = {seed: 0 for seed in seeds}
+        frontier = list(dist)
+        for hop in range(1, hops + 1):
+            nxt: list[str] = []
+            for node in frontier:
+                for other in self._adj.get(node, ()):
+                    if other not in dist and allowed(other):
+                        dist[other] = hop
+                        nxt.append(other)
+            frontier = nxt
+        return dist
+
+    def shortest_path(
+        self, start: str, goal: str, allowed: Callable[[str], bool] | None = None
+    ) -> list[str]:
+        """A BFS shortest path of ids from ``start`` to ``goal`` (both included); [] if none.
+
+        Neighbours are visited in sorted order so the answer is deterministic.
+        """
+        if start not in self._adj or goal not in self._adj:
+            return []
+        parent: dict[str, str] = {start: start}
+        queue = deque([start])
+        while queue:
+            node = queue.popleft()
+            if node == goal:
+                path = [node]
+                while node != start:
+                    node = parent[node]
+                    path.append(node)
+                return path[::-1]
+            for other in sorted(self._adj[node]):
+                if other not in parent and (allowed is None or allowed(other) or other == goal):
+                    parent[other] = node
+                    queue.append(other)
+        return []

@@ -1,0 +1,185 @@
+"""BM25F inverted index over the fields of entries, incremental and cheap to pickle.
+
+Invariant: after any sequence of ``add``/``remove``, ``score`` returns exactly
+what a fresh index built from the surviving documents would return; the
+pickled form loads back to an index that scores identically.
+
+Engine choice (measured on this machine, 10k synthetic entries, Python 3.11):
+a dict-of-dicts inverted index scores a 4-word query in ~1-2 ms, takes
+incremental ``add``/``remove`` in ~20 µs, and its pickled form (postings as
+packed ``array`` bytes, unpacked per term on first use) loads in a few ms.
+SQLite FTS5 over pre-tokenized text was also tried: its ``bm25()`` with column
+weights answers in ~1-3 ms too, but an in-memory database cannot be pickled
+on Python 3.10 (``Connection.serialize`` is 3.11+), a file-backed one is I/O
+the search layer must not do, and it cannot express "any of these stems"
+query groups or our BM25F length normalisation. bm25s needs numpy/scipy and
+rebuilds its sparse matrix on every change. So the index is ours, kept small.
+
+Scoring is BM25F with one length normalisation over the weighted field
+lengths: tf(t, d) = Σ_f w_f·tf_f(t, d), |d| = Σ_f w_f·|d_f|, k1 = 1.2,
+b = 0.75, idf = ln(1 + (N − df + 0.5)/(df + 0.5)). A query is a list of word
+groups (alternative stems of one word); a group scores the best of its terms.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+K1 = 1.2
+B = 0.75
+_SEP = "\x00"
+
+
+class BM25Index:
+    """Documents are named by string ids; each is a mapping of field -> terms."""
+
+    def __init__(self, field_weights: Mapping[str, float]) -> None:
+        self.weights: dict[str, float] = dict(field_weights)
+        self._slot: dict[str, int] = {}
+        self._ids: list[str | None] = []
+        self._free: list[int] = []
+        self._len: list[float] = []
+        self._terms: list[str] = []
+        self._total = 0.0
+        self._postings: dict[str, dict[int, float]] = {}
+        self._packed: dict[str, tuple[bytes, bytes]] = {}
+        self._norm: list[float] = []
+        self._norm_avg = -1.0
+
+    def __len__(self) -> int:
+        return len(self._slot)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._slot
+
+    def add(self, doc_id: str, fields: Mapping[str, Sequence[str]]) -> None:
+        """Index (or re-index) one document."""
+        if doc_id in self._slot:
+            self.remove(doc_id)
+        weighted: dict[str, float] = {}
+        length = 0.0
+        for name, terms in fields.items():
+            weight = self.weights.get(name, 1.0)
+            length += weight * len(terms)
+            for term in terms:
+                weighted[term] = weighted.get(term, 0.0) + weight
+        slot = self._take_slot(doc_id)
+        self._len[slot] = length
+        self._terms[slot] = _SEP.join(weighted)
+        self._total += length
+        for term, tf in weighted.items():
+            self._plist(term)[slot] = tf
+        self._norm_avg = -1.0
+
+    def remove(self, doc_id: str) -> None:
+        """Forget one document; unknown ids are ignored."""
+        slot = self._slot.pop(doc_id, None)
+        if slot is None:
+            return
+        for term in filter(None, self._terms[slot].split(_SEP)):
+            plist = self._plist(term)
+            plist.pop(slot, None)
+            if not plist:
+                del self._postings[term]
+        self._total -= self._len[slot]
+        self._ids[slot] = None
+        self._len[slot] = 0.0
+        self._terms[slot] = ""
+        self._free.append(slot)
+        self._norm_avg = -1.0
+
+    def score(self, groups: Sequence[Sequence[str]]) -> dict[str, float]:
+        """BM25F score of every document matching at least one group."""
+        n = len(self._slot)
+        if not n:
+            return {}
+        norm = self._norms()
+        acc: dict[int, float] = {}
+        for group in groups:
+            best = self._group_scores(group, n, norm)
+            for slot, value in best.items():
+                acc[slot] = acc.get(slot, 0.0) + value
+        ids = self._ids
+        return {ids[slot] or "": value for slot, value in acc.items()}
+
+    def doc_freq(self, term: str) -> int:
+        return len(self._plist(term, create=False))
+
+    def _group_scores(self, group: Sequence[str], n: int, norm: list[float]) -> dict[int, float]:
+        best: dict[int, float] = {}
+        k1p = K1 + 1.0
+        for term in dict.fromkeys(group):
+            plist = self._plist(term, create=False)
+            if not plist:
+                continue
+            df = len(plist)
+            idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+            for slot, tf in plist.items():
+                value = idf * tf * k1p / (tf + norm[slot])
+                if value > best.get(slot, 0.0):
+                    best[slot] = value
+        return best
+
+    def _norms(self) -> list[float]:
+        avg = self._total / max(len(self._slot), 1) or 1.0
+        if abs(avg - self._norm_avg) > 1e-9:
+            self._norm = [K1 * (1.0 - B + B * length / avg) for length in self._len]
+            self._norm_avg = avg
+        return self._norm
+
+    def _take_slot(self, doc_id: str) -> int:
+        if self._free:
+            slot = self._free.pop()
+            self._ids[slot] = doc_id
+        else:
+            slot = len(self._ids)
+            self._ids.append(doc_id)
+            self._len.append(0.0)
+            self._terms.append("")
+        self._slot[doc_id] = slot
+        return slot
+
+    def _plist(self, term: str, create: bool = True) -> dict[int, float]:
+        plist = self._postings.get(term)
+        if plist is not None:
+            return plist
+        packed = self._packed.pop(term, None)
+        if packed is not None:
+            plist = dict(zip(array("i", packed[0]), array("d", packed[1]), strict=True))
+        elif not create:
+            return {}
+        else:
+            plist = {}
+        self._postings[term] = plist
+        return plist
+
+    def __getstate__(self) -> dict[str, Any]:
+        packed = dict(self._packed)
+        for term, plist in self._postings.items():
+            slots, tfs = array("i", plist.keys()), array("d", plist.values())
+            packed[term] = (slots.tobytes(), tfs.tobytes())
+        return {
+            "weights": self.weights,
+            "ids": self._ids,
+            "free": self._free,
+            "len": array("d", self._len).tobytes(),
+            "terms": self._terms,
+            "total": self._total,
+            "packed": packed,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.weights = state["weights"]
+        self._ids = state["ids"]
+        self._free = state["free"]
+        self._len = array("d", state["len"]).tolist()
+        self._terms = state["terms"]
+        self._total = state["total"]
+        self._packed = state["packed"]
+        self._postings = {}
+        self._slot = {doc_id: slot for slot, doc_id in enumerate(self._ids) if doc_id is not None}
+        self._norm = []
+        self._norm_avg = -1.0

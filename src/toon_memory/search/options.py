@@ -1,0 +1,115 @@
+"""Recall parameters: one frozen dataclass and its validation.
+
+Invariant: ``RecallOptions.validated()`` either raises ``InputError`` naming
+the bad field or returns options whose every field is in range (mode,
+hops 1|2, budget, a positive ``limit`` resolved from the defaults, ISO dates,
+``ids`` as a tuple), so the ranking code never re-checks them.
+
+Default ``limit`` when 0/None: ``index`` 50; ``graph`` tiny 3 / normal 6 /
+deep 12; otherwise (``flat``, search, suggest) tiny 3 / normal 10 / deep 20.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import date
+
+from toon_memory.clock import parse_date
+from toon_memory.errors import InputError
+
+MODES: tuple[str, ...] = ("flat", "graph", "index")
+BUDGETS: tuple[str, ...] = ("tiny", "normal", "deep")
+_FLAT_LIMIT = {"tiny": 3, "normal": 10, "deep": 20}
+_GRAPH_LIMIT = {"tiny": 3, "normal": 6, "deep": 12}
+INDEX_LIMIT = 50
+MAX_LIMIT = 10_000
+
+
+def split_ids(value: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    """``"a1b2c3d4, use-zod;x"`` -> ``("a1b2c3d4", "use-zod", "x")`` (order kept, no dupes)."""
+    if value is None:
+        return ()
+    items = re.split(r"[\s,;]+", value) if isinstance(value, str) else list(value)
+    return tuple(dict.fromkeys(str(item).strip() for item in items if str(item).strip()))
+
+
+def _date_or_empty(value: str, name: str) -> str:
+    text = str(value or "").strip()
+    return parse_date(text, name).isoformat() if text else ""
+
+
+@dataclass(frozen=True, slots=True)
+class RecallOptions:
+    """Every parameter of ``recall``/``search`` (see the issue and tool reference)."""
+
+    query: str = ""
+    mode: str = "flat"
+    hops: int = 1
+    limit: int | None = None
+    ids: tuple[str, ...] | str | None = None
+    budget: str = "normal"
+    compact: bool = False
+    budget_tokens: int = 0
+    explain: bool = False
+    rrf: bool = True
+    session_bias: bool = False
+    path_scope: str = ""
+    as_of: str = ""
+    from_date: str = ""
+    to_date: str = ""
+    category: str = ""
+    tags: tuple[str, ...] = ()
+    smart: bool = False
+
+    def validated(self) -> RecallOptions:
+        """A checked, normalised copy; raises ``InputError(field, problem)``."""
+        mode = str(self.mode or "flat").strip().lower()
+        if mode not in MODES:
+            raise InputError("mode", f"expected one of {', '.join(MODES)}, got {self.mode!r}")
+        budget = str(self.budget or "normal").strip().lower()
+        if budget not in BUDGETS:
+            raise InputError("budget", f"expected one of {', '.join(BUDGETS)}, got {self.budget!r}")
+        if isinstance(self.hops, bool) or self.hops not in (1, 2):
+            raise InputError("hops", f"expected 1 or 2, got {self.hops!r}")
+        limit = self._checked_limit(mode, budget)
+        tokens = self.budget_tokens
+        if isinstance(tokens, bool) or not isinstance(tokens, int):
+            raise InputError("budget_tokens", f"expected a whole number, got {tokens!r}")
+        if tokens < 0:
+            raise InputError("budget_tokens", f"must be 0 (no limit) or more, got {tokens}")
+        from_date = _date_or_empty(self.from_date, "from_date")
+        to_date = _date_or_empty(self.to_date, "to_date")
+        if from_date and to_date and from_date > to_date:
+            raise InputError("to_date", f"{to_date} is before from_date {from_date}")
+        tags = split_ids(self.tags) if isinstance(self.tags, str) else tuple(self.tags)
+        return replace(
+            self,
+            query=str(self.query or "").strip(),
+            mode=mode,
+            budget=budget,
+            limit=limit,
+            ids=split_ids(self.ids),
+            as_of=_date_or_empty(self.as_of, "as_of"),
+            from_date=from_date,
+            to_date=to_date,
+            path_scope=str(self.path_scope or "").strip(),
+            category=str(self.category or "").strip().lower(),
+            tags=tuple(t.strip().lower() for t in tags if t.strip()),
+        )
+
+    def _checked_limit(self, mode: str, budget: str) -> int:
+        limit = self.limit
+        if limit is None or limit == 0:
+            if mode == "index":
+                return INDEX_LIMIT
+            return (_GRAPH_LIMIT if mode == "graph" else _FLAT_LIMIT)[budget]
+        if isinstance(limit, bool) or not isinstance(limit, int):
+            raise InputError("limit", f"expected a whole number, got {limit!r}")
+        if limit < 0:
+            raise InputError("limit", f"must be positive, got {limit}")
+        return min(limit, MAX_LIMIT)
+
+    @property
+    def as_of_date(self) -> date | None:
+        return date.fromisoformat(self.as_of) if self.as_of else None

@@ -1,0 +1,175 @@
+"""Per-entry signals of the ranking: eligibility, bonuses, freshness, explain reasons.
+
+Invariant: every function here is pure and total over valid entries: it
+reads an entry (plus ``today`` and the options), never mutates it, and a
+malformed date never raises (it counts as "unknown"). The weights are the
+seeds' (tool reference, "how recall ranks"):
+
+    explicit importance  critical +0.3, high +0.15, medium 0, low -0.1
+    warning category     +0.2
+    evidence             conflict +0.15, verified +0.03, unverified -0.02
+    same script family   +0.1      path_scope covers the current file  +0.05
+    session file         x1.15     quality q in 0..1                    x(0.9 + 0.2q)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+from datetime import date
+from fnmatch import fnmatchcase
+
+from toon_memory.clock import is_expired
+from toon_memory.model import Entry
+from toon_memory.search.options import RecallOptions
+
+IMPORTANCE_BONUS = {"critical": 0.3, "high": 0.15, "medium": 0.0, "low": -0.1}
+EVIDENCE_BONUS = {"conflict": 0.15, "verified": 0.03, "unverified": -0.02}
+WARNING_BONUS = 0.2
+FAMILY_BONUS = 0.1
+PATH_BONUS = 0.05
+SESSION_FACTOR = 1.15
+
+
+def _day(value: str) -> date | None:
+    try:
+        return date.fromisoformat(value[:10]) if value else None
+    except ValueError:
+        return None
+
+
+def created_day(entry: Entry) -> date | None:
+    """When the entry came to be: ``created`` if set, else ``date``."""
+    return _day(entry.created) or _day(entry.date)
+
+
+def eligible(entry: Entry, opts: RecallOptions, today: date) -> bool:
+    """May ``entry`` appear in a ranked result for these (validated) options?
+
+    Excluded: expired TTL, obsolete, superseded, and (with ``as_of``) entries
+    created after that date; ``as_of`` re-includes entries superseded after
+    it. Then the date range, category, tags (all of them) and path scope.
+    """
+    as_of = opts.as_of_date
+    if is_expired(entry.ttl, as_of or today):
+        return False
+    if not _status_ok(entry, as_of):
+        return False
+    if opts.from_date or opts.to_date:
+        day = entry.date[:10]
+        if not day or (opts.from_date and day < opts.from_date):
+            return False
+        if opts.to_date and day > opts.to_date:
+            return False
+    if opts.category and entry.category != opts.category:
+        return False
+    if opts.tags and not set(opts.tags) <= {t.lower() for t in entry.tags}:
+        return False
+    return not opts.path_scope or in_scope(entry, opts.path_scope)
+
+
+def _status_ok(entry: Entry, as_of: date | None) -> bool:
+    if as_of is None:
+        return entry.status == "active"
+    born = created_day(entry)
+    if born is not None and born > as_of:
+        return False
+    if entry.status == "active":
+        return True
+    if entry.status == "superseded":
+        gone = _day(entry.superseded_on)
+        return gone is not None and gone > as_of
+    return False
+
+
+def _strip_line(path: str) -> str:
+    head, sep, tail = path.rpartition(":")
+    return head if sep and tail.isdigit() else path
+
+
+def path_matches(path: str, pattern: str) -> bool:
+    """Does ``path`` fall under ``pattern`` (a glob, a directory prefix or a file)?"""
+    path = _strip_line(path.strip()).lstrip("./")
+    pattern = pattern.strip().lstrip("./")
+    if not path or not pattern:
+        return False
+    if any(c in pattern for c in "*?["):
+        return fnmatchcase(path, pattern) or fnmatchcase(path, pattern.rstrip("/") + "/*")
+    base = pattern.rstrip("/")
+    return path == base or path.startswith(base + "/")
+
+
+def in_scope(entry: Entry, scope: str) -> bool:
+    """The entry's file lies under ``scope``, or the entry's own path_scope covers it."""
+    if entry.file and path_matches(entry.file, scope):
+        return True
+    return bool(entry.path_scope) and (
+        path_matches(scope, entry.path_scope) or path_matches(entry.path_scope, scope)
+    )
+
+
+def auto_importance(entry: Entry, today: date) -> float:
+    """0..1 from recency (last use or date, half-life 30 days) and use count."""
+    last = _day(entry.last_accessed) or _day(entry.date) or created_day(entry)
+    age = max((today - last).days, 0) if last else 365
+    recency = math.pow(0.5, age / 30.0)
+    frequency = min(1.0, math.log1p(max(entry.accessed, 0)) / math.log(51.0))
+    return 0.5 * recency + 0.5 * frequency
+
+
+def freshness(entry: Entry, today: date) -> float:
+    """0.8..1.0: newer entries (by date) weigh a little more (half-life 90 days)."""
+    day = _day(entry.date) or created_day(entry)
+    age = max((today - day).days, 0) if day else 365
+    return 0.8 + 0.2 * math.pow(0.5, age / 90.0)
+
+
+def bonus(entry: Entry, family: str, query_family: str, scope: str) -> float:
+    """The additive adjustments of one entry."""
+    value = IMPORTANCE_BONUS.get(entry.importance, 0.0)
+    value += EVIDENCE_BONUS.get(entry.evidence, 0.0)
+    if entry.category == "warning":
+        value += WARNING_BONUS
+    if query_family and family == query_family:
+        value += FAMILY_BONUS
+    if scope and entry.path_scope and path_matches(scope, entry.path_scope):
+        value += PATH_BONUS
+    return value
+
+
+def factor(entry: Entry, session_files: Collection[str]) -> float:
+    """The multiplicative adjustments of one entry (quality, session bias)."""
+    quality = min(max(entry.quality, 0.0), 1.0)
+    value = 0.9 + 0.2 * quality
+    if session_files and entry.file and _strip_line(entry.file) in session_files:
+        value *= SESSION_FACTOR
+    return value
+
+
+def _used(entry: Entry, today: date) -> str:
+    last = _day(entry.last_accessed)
+    if last is None:
+        return ""
+    days = (today - last).days
+    if days <= 0:
+        return "used today"
+    return "used yesterday" if days == 1 else f"used {days}d ago"
+
+
+def reasons(entry: Entry, relevance: int, today: date, hop: int, via: str) -> tuple[str, ...]:
+    """The pieces of the explain line, e.g. ``92% relevance``, ``used 14×``."""
+    parts = [f"{relevance}% relevance"]
+    if entry.accessed > 0:
+        parts.append(f"used {entry.accessed}×")
+    used = _used(entry, today)
+    if used:
+        parts.append(used)
+    level = auto_importance(entry, today)
+    parts.append("importance " + ("HIGH" if level >= 0.6 else "MEDIUM" if level >= 0.3 else "LOW"))
+    if entry.importance:
+        parts.append(f"explicit {entry.importance}")
+    if entry.priority > 0:
+        parts.append(f"pinned P{entry.priority}")
+    if hop > 0 and via:
+        parts.append(f"{hop} hop{'s' if hop > 1 else ''} from {via}")
+    return tuple(parts)

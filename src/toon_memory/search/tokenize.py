@@ -1,0 +1,187 @@
+"""Unicode-aware tokenizer: identifiers split, case and accents folded, words stemmed.
+
+Invariant: ``document_terms`` and ``query_groups`` are deterministic, pure
+functions of their input that never raise on any ``str``; a word written the
+same way yields the same term on both sides, whatever the text's language.
+Every query group shares at least one term with the document side of the
+same word (a document in language L indexes the L stem and the English
+stem; a query word in language L asks for either).
+
+Splitting rules: runs of letters/digits are cut at ``_ - . / :`` and every
+other non-word character (snake_case, kebab-case, dotted names, paths), then
+at camelCase humps (``getUserById`` -> get user by id, plus the joined
+``getuserbyid``). CJK runs (Han, kana, Hangul) become overlapping character
+bigrams. Latin words are stemmed with Snowball (PyStemmer, imported lazily so
+importing this module stays cheap) in the language guessed for the text;
+Cyrillic and Greek words with the Russian and Greek stemmers.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache, lru_cache
+from typing import Any
+
+from toon_memory.search.stopwords import STOPWORDS, guess_language
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u3131-\u318e"
+_UPPER = "A-ZÀ-ÖØ-ÞА-ЯЁΑ-Ω"
+_LOWER = "a-zß-öø-ÿа-яёα-ω"
+_PATTERNS: dict[str, str] = {
+    "run": rf"[{_CJK}]+|[^\W_{_CJK}]+",
+    "cjk": rf"[{_CJK}]",
+    "hump": rf"[{_UPPER}]+(?=[{_UPPER}][{_LOWER}])|[{_UPPER}]?[{_LOWER}]+|[{_UPPER}]+|\d+"
+    rf"|[^{_UPPER}{_LOWER}\d]+",
+    "cyrillic": r"[\u0400-\u04ff]",
+    "greek": r"[\u0370-\u03ff]",
+    "arabic": r"[\u0600-\u06ff]",
+    "hebrew": r"[\u0590-\u05ff]",
+    "devanagari": r"[\u0900-\u097f]",
+    "thai": r"[\u0e00-\u0e7f]",
+    "latin": r"[A-Za-z\u00c0-\u024f]",
+}
+
+
+@cache
+def _re(name: str) -> re.Pattern[str]:
+    """Compiled on first use: compiling the Unicode classes costs milliseconds at import."""
+    return re.compile(_PATTERNS[name])
+
+
+_SNOWBALL = {
+    "en": "english", "es": "spanish", "pt": "portuguese", "fr": "french", "de": "german",
+    "ru": "russian", "el": "greek",
+}  # fmt: skip
+_stemmers: dict[str, Any] = {}
+
+
+def _stemmer(lang: str) -> Any:
+    stemmer = _stemmers.get(lang)
+    if stemmer is None:
+        import Stemmer  # type: ignore[import-not-found]  # PyStemmer, C extension
+
+        stemmer = Stemmer.Stemmer(_SNOWBALL[lang])
+        _stemmers[lang] = stemmer
+    return stemmer
+
+
+@lru_cache(maxsize=131072)
+def fold(word: str) -> str:
+    """Case-folded, accent-stripped form of ``word`` (``"Ação"`` -> ``"acao"``)."""
+    lowered = word.casefold()
+    if lowered.isascii():
+        return lowered
+    decomposed = unicodedata.normalize("NFKD", lowered)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _split_humps(run: str) -> list[str]:
+    if run.islower() or run.isupper() or run.isdigit() or len(run) < 3:
+        return [run]
+    parts = _re("hump").findall(run)
+    return parts if len(parts) > 1 else [run]
+
+
+def words(text: str) -> list[str]:
+    """The case-folded words of ``text`` (identifiers split, CJK runs whole), in order.
+
+    Accents are kept here: the Snowball stemmers need them; terms are
+    accent-folded after stemming.
+    """
+    out: list[str] = []
+    for run in _re("run").findall(text):
+        if _re("cjk").match(run):
+            out.append(run)
+            continue
+        parts = _split_humps(run)
+        out.extend(part.casefold() for part in parts)
+        if len(parts) > 1:
+            out.append(run.casefold())
+    return out
+
+
+def detect_language(text: str) -> str:
+    """A cheap guess of the text's language among en/es/pt/fr/de (``"en"`` when unsure)."""
+    sample = text[:2000]
+    return guess_language(map(fold, words(sample)), sample.casefold())
+
+
+def _cjk_bigrams(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+@lru_cache(maxsize=262144)
+def _stems(word: str, lang: str) -> tuple[str, ...]:
+    """The accent-folded stems of one case-folded non-CJK word: ``lang``'s, then English's."""
+    if word.isdigit():
+        return (word,)
+    bare = fold(word)
+    if not word.isascii():
+        if _re("cyrillic").search(word):
+            return (fold(_stemmer("ru").stemWord(word)),)
+        if _re("greek").search(word):
+            return (fold(_stemmer("el").stemWord(word)),)
+    first = fold(_stemmer(lang).stemWord(word))
+    english = _stemmer("en").stemWord(bare)
+    if lang == "en" or english == first:
+        return (english,) if lang == "en" else (first,)
+    return (first, english)
+
+
+def _is_stop(word: str, lang: str) -> bool:
+    if len(word) < 2 and not word.isdigit():
+        return True
+    word = fold(word)
+    return word in STOPWORDS[lang] or (lang != "en" and word in STOPWORDS["en"])
+
+
+def word_groups(text: str, lang: str | None = None) -> list[tuple[str, ...]]:
+    """One tuple of alternative terms per kept word of ``text``, in order.
+
+    Stopwords of the text's language (and English ones) are dropped; CJK runs
+    give one single-term group per bigram.
+    """
+    language = lang or detect_language(text)
+    groups: list[tuple[str, ...]] = []
+    for word in words(text):
+        if _re("cjk").match(word):
+            groups.extend((gram,) for gram in _cjk_bigrams(word))
+        elif not _is_stop(word, language):
+            groups.append(_stems(word, language))
+    return groups
+
+
+def document_terms(text: str, lang: str | None = None) -> list[str]:
+    """Index terms of ``text``: every alternative stem of every kept word."""
+    return [term for group in word_groups(text, lang) for term in group]
+
+
+def query_groups(text: str) -> list[tuple[str, ...]]:
+    """Query terms grouped per word, duplicates removed, order kept."""
+    seen: set[tuple[str, ...]] = set()
+    out: list[tuple[str, ...]] = []
+    for group in word_groups(text):
+        if group not in seen:
+            seen.add(group)
+            out.append(group)
+    return out
+
+
+_SCRIPTS: tuple[str, ...] = ("cjk", "cyrillic", "greek", "arabic", "hebrew", "devanagari", "thai")
+
+
+def script_family(text: str) -> str:
+    """The dominant writing system of ``text``: latin, cjk, cyrillic, …; ``""`` if none."""
+    sample = text[:1000]
+    best, best_count = "", 0
+    latin = len(_re("latin").findall(sample))
+    if latin:
+        best, best_count = "latin", latin
+    for name in _SCRIPTS:
+        count = len(_re(name).findall(sample)) * (2 if name == "cjk" else 1)
+        if count > best_count:
+            best, best_count = name, count
+    return best
