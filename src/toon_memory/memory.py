@@ -68,7 +68,9 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
 
     def notices(self) -> list[str]:
         """Messages from loading (e.g. a migrated TypeScript file), shown once."""
-        state = self._state()
+        state = self.store.loaded()
+        if state is None:
+            return []
         notes, state.notices = state.notices, []
         return notes
 

@@ -115,6 +115,21 @@ def _admit(row: dict[str, Any], number: int, state: State, seen: set[str], repor
     return entry
 
 
+def _supersede_repeated_keys(rows: list[dict[str, Any]], report: ImportReport) -> None:
+    """A key repeated inside one import file: the last row wins, earlier ones become history."""
+    last: dict[str, int] = {}
+    for number, row in enumerate(rows):
+        if str(row.get("status") or "active") == "active" and row.get("key"):
+            last[str(row["key"])] = number
+    for number, row in enumerate(rows):
+        key = str(row.get("key") or "")
+        if key in last and last[key] != number and str(row.get("status") or "active") == "active":
+            row["status"] = "superseded"
+            row["supersededOn"] = str(rows[last[key]].get("date") or today().isoformat())
+            report.repaired += 1
+            report.messages.append(f"entry {number + 1} ({key}): key repeated later in the file; kept as history")
+
+
 class TransferMixin:
     """Export/import methods of ``Memory``."""
 
@@ -138,6 +153,8 @@ class TransferMixin:
         report = ImportReport(messages=list(notes))
         report.repaired += sum(1 for n in notes if not n.startswith("skipped"))
         report.skipped += sum(1 for n in notes if n.startswith("skipped") or "skipped" in n)
+
+        _supersede_repeated_keys(rows, report)
 
         def apply(state: State) -> tuple[list[journal.Op], ImportReport]:
             seen: set[str] = set()

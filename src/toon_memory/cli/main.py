@@ -35,9 +35,13 @@ class Context:
             from toon_memory.memory import Memory
 
             self._memory = Memory(Path(self.project) if self.project else None)
+        return self._memory
+
+    def print_notices(self) -> None:
+        """Messages from loading the memory (e.g. a migrated TypeScript file), on stderr."""
+        if self._memory is not None:
             for note in self._memory.notices():
                 click.echo(f"note: {note}", err=True)
-        return self._memory
 
 
 def emit(data: Any, text: str, as_json: bool) -> None:
@@ -78,6 +82,13 @@ def cli(ctx: click.Context, project: str | None) -> None:
     Memory lives in .toon-memory/memory/data.toon at the project root.
     """
     ctx.obj = Context(project)
+
+
+@cli.result_callback()
+@click.pass_context
+def _after_command(ctx: click.Context, *_: Any, **__: Any) -> None:
+    if isinstance(ctx.obj, Context):
+        ctx.obj.print_notices()
 
 
 def main() -> None:

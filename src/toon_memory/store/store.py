@@ -59,6 +59,10 @@ class Store:
         self._pos: Position | None = None
 
     # -- reading ---------------------------------------------------------
+    def loaded(self) -> State | None:
+        """The state if it was loaded already (no file access)."""
+        return self._state
+
     def state(self) -> State:
         """The current state, brought up to date with the files (cheap when unchanged)."""
         if self._state is not None and self._pos is not None and self._catch_up(self._pos):
