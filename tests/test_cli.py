@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import toon_format
-
 from tests.conftest import SHARED, run_cli
 
 
@@ -15,8 +14,20 @@ def test_remember_recall_export_contract(project: Path, tmp_path: Path) -> None:
     run_cli("remember", "--category", "decision", "--key", "hook-smoke", "--content", content,
             "--tags", "smoke;test", "--file", "src/a.py", "--links", "other-key", "--ttl", "30d",
             "--importance", "high", project=project, check=True)  # fmt: skip
-    run_cli("remember", "-c", "bug", "-k", "unrelated", "-m", "Kafka consumer lag", project=project, check=True)
-    done = run_cli("recall", "smoke test pipes", "--limit", "3", "--json", project=project, check=True)
+    run_cli(
+        "remember",
+        "-c",
+        "bug",
+        "-k",
+        "unrelated",
+        "-m",
+        "Kafka consumer lag",
+        project=project,
+        check=True,
+    )
+    done = run_cli(
+        "recall", "smoke test pipes", "--limit", "3", "--json", project=project, check=True
+    )
     results = json.loads(done.stdout)["results"]
     assert results[0]["key"] == "hook-smoke" and results[0]["content"] == content
     assert {"key", "id", "category", "content", "score"} <= set(results[0])
@@ -40,7 +51,9 @@ def test_exit_codes_and_errors_on_stderr(project: Path) -> None:
 
 
 def test_corrupt_file_fails_clearly_and_restore_recovers(project: Path) -> None:
-    run_cli("remember", "-c", "decision", "-k", "keep-me", "-m", "precious", project=project, check=True)
+    run_cli(
+        "remember", "-c", "decision", "-k", "keep-me", "-m", "precious", project=project, check=True
+    )
     run_cli("backup", project=project, check=True)
     data = project / ".toon-memory" / "memory" / "data.toon"
     broken = data.read_text().replace("precious", '"precious')
@@ -57,7 +70,9 @@ def test_corrupt_file_fails_clearly_and_restore_recovers(project: Path) -> None:
 
 def test_stats_json_and_import_of_plain_list(project: Path, tmp_path: Path) -> None:
     source = tmp_path / "list.json"
-    source.write_text(json.dumps([{"key": "a", "content": "alpha"}, {"key": "b", "content": "beta"}]))
+    source.write_text(
+        json.dumps([{"key": "a", "content": "alpha"}, {"key": "b", "content": "beta"}])
+    )
     done = run_cli("import", str(source), "--json", project=project, check=True)
     assert json.loads(done.stdout)["added"] == 2
     stats = json.loads(run_cli("stats", "--json", project=project, check=True).stdout)

@@ -33,7 +33,9 @@ def test_header_and_layout() -> None:
 
 def test_tricky_contents_round_trip() -> None:
     entries = [
-        _entry(text, tags=["a", "b c"], links=["x", "supersedes:y"], meta={"why": text}).copy(id=f"{i:08x}")
+        _entry(text, tags=["a", "b c"], links=["x", "supersedes:y"], meta={"why": text}).copy(
+            id=f"{i:08x}"
+        )
         for i, text in enumerate(TRICKY)
     ]
     entries = [e for e in entries if e.content]  # empty content cannot be remembered
@@ -51,7 +53,9 @@ def test_tricky_contents_round_trip() -> None:
     meta=st.dictionaries(st.text(max_size=8), st.text(max_size=20), max_size=3),
     quality=st.floats(min_value=0, max_value=1).map(lambda q: round(q, 2)),
 )  # fmt: skip
-def test_any_entry_round_trips(content: str, key: str, tag: list[str], meta: dict[str, str], quality: float) -> None:
+def test_any_entry_round_trips(
+    content: str, key: str, tag: list[str], meta: dict[str, str], quality: float
+) -> None:
     entry = _entry(content, tags=tag, meta=meta, quality=quality).copy(key=key)
     text = encode_document([entry], [Summary("f|ile", content, "2026-01-01")])
     assert toon_format.loads(text, strict=True)["version"] == 1

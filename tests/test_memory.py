@@ -28,7 +28,9 @@ def memory(project: Path) -> Memory:
         ({"confidence": "2"}, "confidence"),
     ],
 )
-def test_bad_input_names_the_field_and_writes_nothing(memory: Memory, kwargs: dict[str, str], field: str) -> None:
+def test_bad_input_names_the_field_and_writes_nothing(
+    memory: Memory, kwargs: dict[str, str], field: str
+) -> None:
     args = {"category": "decision", "key": "k", "content": "c", **kwargs}
     with pytest.raises(InputError) as caught:
         memory.remember(args.pop("category"), args.pop("key"), args.pop("content"), **args)
@@ -39,18 +41,24 @@ def test_bad_input_names_the_field_and_writes_nothing(memory: Memory, kwargs: di
 def test_remember_sets_quality_confidence_evidence_and_tags(memory: Memory, project: Path) -> None:
     (project / "src").mkdir()
     (project / "src" / "cache.py").write_text("x = 1\n")
-    result = memory.remember("bug", "redis-timeout", "Redis connection timeout: raised pool size", file="src/cache.py:10")
+    result = memory.remember(
+        "bug", "redis-timeout", "Redis connection timeout: raised pool size", file="src/cache.py:10"
+    )
     entry = result.entry
     assert len(entry.id) == 8 and int(entry.id, 16) >= 0
     assert "redis" in result.inferred_tags and entry.tags == result.inferred_tags
     assert entry.evidence == "verified" and entry.confidence == 1.0
     assert 0 < entry.quality <= 1
-    other = memory.remember("knowledge", "guess", "maybe the pool is too small", origin="inferred", file="gone.py")
+    other = memory.remember(
+        "knowledge", "guess", "maybe the pool is too small", origin="inferred", file="gone.py"
+    )
     assert other.entry.evidence == "unverified" and other.entry.confidence == 0.7
 
 
 def test_same_key_merges_and_keeps_history(memory: Memory) -> None:
-    first = memory.remember("decision", "db", "Use Postgres", tags="db", links="infra", importance="low")
+    first = memory.remember(
+        "decision", "db", "Use Postgres", tags="db", links="infra", importance="low"
+    )
     second = memory.remember("decision", "db", "Use Postgres 16 with pgvector", tags="vector",
                              links="search", importance="high")  # fmt: skip
     assert second.merged and not second.created
@@ -76,7 +84,9 @@ def test_keep_first_setting_keeps_content(memory: Memory) -> None:
 
 def test_contradiction_is_flagged_but_written(memory: Memory) -> None:
     memory.remember("warning", "no-raw-sql", "Never build SQL queries with string concatenation")
-    result = memory.remember("pattern", "sql-concat", "Build SQL queries with string concatenation for speed")
+    result = memory.remember(
+        "pattern", "sql-concat", "Build SQL queries with string concatenation for speed"
+    )
     assert result.entry.evidence == "conflict"
     assert any("CONTRADICTION" in w and "no-raw-sql" in w for w in result.warnings)
     assert memory.get("sql-concat").evidence == "conflict"
@@ -139,7 +149,9 @@ def test_stats_and_diff(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None
     assert [e.key for e in memory.diff("2026-06-30")["created"]] == ["early", "late"]
 
 
-def test_archive_moves_stale_and_expired_and_restores(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_archive_moves_stale_and_expired_and_restores(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TOON_MEMORY_TODAY", "2026-05-01")
     memory.remember("knowledge", "ancient", "old knowledge")
     monkeypatch.setenv("TOON_MEMORY_TODAY", "2026-07-15")
@@ -152,7 +164,9 @@ def test_archive_moves_stale_and_expired_and_restores(memory: Memory, monkeypatc
     assert sorted(e.key for e in memory.entries()) == ["ancient", "fresh"]
 
 
-def test_auto_archive_of_expired_is_reported(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_archive_of_expired_is_reported(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TOON_MEMORY_TODAY", "2026-07-01")
     memory.remember("knowledge", "sprint", "Sprint ends soon", ttl="7d")
     monkeypatch.setenv("TOON_MEMORY_TODAY", "2026-07-15")
@@ -206,6 +220,6 @@ def test_restore_brings_back_newest_good_backup(memory: Memory) -> None:
     memory.paths.data.write_text(memory.paths.data.read_text()[:-40] + '"broken\n')
     report = dict((msg, level) for level, msg in memory.doctor())
     assert "error" in report.values()
-    used, kept = Memory(memory.root).restore()
+    _used, kept = Memory(memory.root).restore()
     assert kept is not None and kept.exists()
     assert Memory(memory.root).get("kept").content == "This survives"

@@ -32,7 +32,9 @@ def _stale(entry: Entry, cutoff: str) -> bool:
     return last_use < cutoff
 
 
-def select_for_archive(entries: Iterable[Entry], config: Config, today: date, *, auto: bool) -> list[Entry]:
+def select_for_archive(
+    entries: Iterable[Entry], config: Config, today: date, *, auto: bool
+) -> list[Entry]:
     active = [e for e in entries if e.active and not e.priority]
     chosen: dict[str, Entry] = {}
     if not auto or config.archive_expired:

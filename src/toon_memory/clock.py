@@ -63,7 +63,9 @@ def resolve_ttl(value: str, field: str = "ttl") -> str:
     if span is not None:
         if span <= timedelta(0):
             raise InputError(field, f"must be positive, got {value!r}")
-        return (today() + max(span, timedelta(days=1)) if span.days == 0 else today() + span).isoformat()
+        return (
+            today() + max(span, timedelta(days=1)) if span.days == 0 else today() + span
+        ).isoformat()
     if re.match(r"^\d{4}-\d{2}-\d{2}", text):
         return parse_date(text, field).isoformat()
     raise InputError(field, f"expected 7d, 24h, 30d or a date YYYY-MM-DD, got {value!r}")

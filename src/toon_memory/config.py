@@ -46,9 +46,11 @@ def read_raw(path: Path) -> dict[str, Any]:
 
 def load_config(path: Path) -> Config:
     data = read_raw(path)
-    auto = data.get("autoArchive") if isinstance(data.get("autoArchive"), dict) else {}
+    auto_raw = data.get("autoArchive")
+    auto: dict[str, Any] = auto_raw if isinstance(auto_raw, dict) else {}
     merge = str(data.get("merge", "replace"))
-    vocab = data.get("vocab") if isinstance(data.get("vocab"), dict) else {}
+    vocab_raw = data.get("vocab")
+    vocab: dict[str, Any] = vocab_raw if isinstance(vocab_raw, dict) else {}
     return Config(
         merge=merge if merge in MERGE_MODES else "replace",
         archive_expired=bool(auto.get("expired", True)),

@@ -64,7 +64,9 @@ class MaintenanceMixin:
             except (ToonMemoryError, UnicodeDecodeError) as exc:
                 report.append(("error", str(exc)))
                 continue
-            kind = "TypeScript format (migrated on next use)" if doc.migrated_from_ts else "valid TOON"
+            kind = (
+                "TypeScript format (migrated on next use)" if doc.migrated_from_ts else "valid TOON"
+            )
             report.append(("ok", f"{path.name}: {kind}, {len(doc.entries)} entries"))
         try:
             ops, _ = read_ops(self.paths.journal)

@@ -19,7 +19,7 @@ from toon_memory.clock import is_expired, now_iso, resolve_since, today
 from toon_memory.config import Config, load_config
 from toon_memory.errors import InputError, NotFoundError
 from toon_memory.maintenance import MaintenanceMixin
-from toon_memory.model import CATEGORIES, Entry, Summary
+from toon_memory.model import CATEGORIES, Entry, Summary, split_list
 from toon_memory.recalling import RecallMixin
 from toon_memory.remember import RememberResult
 from toon_memory.scoring import evidence_level, find_conflicts, quality_score
@@ -137,9 +137,12 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
         new.evidence = evidence_level(new, conflicts, lambda p: (self.root / p).exists())
         new.quality = max(quality_score(new, today()), existing.quality if existing else 0.0)
         ops.append(journal.put(state.persisted_row(new)))
-        result = RememberResult(new, created=existing is None, merged=existing is not None, history=history)
+        result = RememberResult(
+            new, created=existing is None, merged=existing is not None, history=history
+        )
         result.warnings = [
-            f"CONTRADICTION: overlaps {c.category} '{c.key}' ({c.id}): {c.content[:120]}" for c in conflicts
+            f"CONTRADICTION: overlaps {c.category} '{c.key}' ({c.id}): {c.content[:120]}"
+            for c in conflicts
         ]
         archived = self._auto_archive(state, config, exclude=new.id)
         if archived:
@@ -179,10 +182,14 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
     def forget(self, id_or_key: str, action: str = "soft", new_key: str = "") -> Entry:
         """soft: mark obsolete; hard: delete; restore: make active again; supersede: by ``new_key``."""
         if action not in FORGET_ACTIONS:
-            raise InputError("action", f"must be one of {', '.join(FORGET_ACTIONS)}; got {action!r}")
+            raise InputError(
+                "action", f"must be one of {', '.join(FORGET_ACTIONS)}; got {action!r}"
+            )
         if action == "supersede" and not str(new_key or "").strip():
             raise InputError("new_key", "is required when action is 'supersede'")
-        return self.store.mutate(lambda state: self._apply_forget(state, id_or_key, action, new_key))
+        return self.store.mutate(
+            lambda state: self._apply_forget(state, id_or_key, action, new_key)
+        )
 
     def _apply_forget(
         self, state: State, id_or_key: str, action: str, new_key: str
@@ -198,9 +205,12 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
             return [journal.put(state.persisted_row(entry))], entry
         successor = self._find(state, new_key, "new_key").copy()
         entry.status, entry.superseded_on = "superseded", today().isoformat()
-        entry.links = rules.split_list([*entry.links, f"superseded_by:{successor.key}"], " ")
-        successor.links = rules.split_list([*successor.links, f"supersedes:{entry.key}"], " ")
-        return [journal.put(state.persisted_row(entry)), journal.put(state.persisted_row(successor))], entry
+        entry.links = split_list([*entry.links, f"superseded_by:{successor.key}"], " ")
+        successor.links = split_list([*successor.links, f"supersedes:{entry.key}"], " ")
+        return [
+            journal.put(state.persisted_row(entry)),
+            journal.put(state.persisted_row(successor)),
+        ], entry
 
     def _apply_restore(self, state: State, id_or_key: str) -> tuple[list[journal.Op], Entry]:
         try:
@@ -226,7 +236,9 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
         try:
             level = int(priority)
         except (TypeError, ValueError):
-            raise InputError("priority", f"must be a whole number from 1 to 5; got {priority!r}") from None
+            raise InputError(
+                "priority", f"must be a whole number from 1 to 5; got {priority!r}"
+            ) from None
         if not 1 <= level <= 5:
             raise InputError("priority", f"must be from 1 to 5; got {level}")
         return self._update(key, "key", lambda e: setattr(e, "priority", level))
@@ -238,8 +250,8 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
         """Add, remove or set tags on entries given by key or id."""
         if action not in TAG_ACTIONS:
             raise InputError("action", f"must be one of {', '.join(TAG_ACTIONS)}; got {action!r}")
-        names = rules.split_list(keys, " ,;")
-        wanted = rules.split_list(tags, ";,")
+        names = split_list(keys, " ,;")
+        wanted = split_list(tags, ";,")
         if not names:
             raise InputError("keys", "must name at least one entry")
         if not wanted and action != "set":
@@ -250,7 +262,7 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
             for name in names:
                 entry = self._find(state, name, "keys").copy()
                 if action == "add":
-                    entry.tags = rules.split_list(entry.tags + wanted, ";")
+                    entry.tags = split_list(entry.tags + wanted, ";")
                 elif action == "remove":
                     entry.tags = [t for t in entry.tags if t not in wanted]
                 else:
@@ -271,12 +283,16 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
         if not str(text).strip():
             raise InputError("text", "must not be empty")
         saved = Summary(name, str(text), today().isoformat())
-        self.store.mutate(lambda state: ([journal.put_summary(name, saved.summary, saved.date)], None))
+        self.store.mutate(
+            lambda state: ([journal.put_summary(name, saved.summary, saved.date)], None)
+        )
         return saved
 
     # -- views -----------------------------------------------------------
     def stats(self) -> Stats:
-        return compute_stats(self._state().entries.values(), today(), len(self.store.read_archive()))
+        return compute_stats(
+            self._state().entries.values(), today(), len(self.store.read_archive())
+        )
 
     def diff(self, since: str = "24h", type: str = "all") -> dict[str, Any]:
         """Entries created or updated since a date (``24h``, ``7d`` or ``YYYY-MM-DD``)."""

@@ -61,7 +61,9 @@ class RecallMixin:
         if not str(intent or "").strip():
             raise InputError("intent", "must not be empty")
         session = self._session(bool(options.get("session_bias", True)))
-        result = self._engine().smart_recall(intent, today=today(), session_files=session, **options)
+        result = self._engine().smart_recall(
+            intent, today=today(), session_files=session, **options
+        )
         return self._record(result)
 
     def search(self, query: str = "", **options: Any) -> RecallResult:

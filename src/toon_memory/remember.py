@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 
 from toon_memory.clock import now_iso, resolve_ttl, today
 from toon_memory.errors import InputError
-from toon_memory.model import CATEGORIES, IMPORTANCE_LEVELS, IMPORTANCE_RANK, ORIGINS, Entry, split_list
+from toon_memory.model import (
+    CATEGORIES,
+    IMPORTANCE_LEVELS,
+    IMPORTANCE_RANK,
+    ORIGINS,
+    Entry,
+    split_list,
+)
 
 MAX_KEY = 200
 _KEY_BAD = re.compile(r"[\x00-\x1f|]")
@@ -67,7 +74,9 @@ def check_key(key: str) -> str:
 def check_importance(importance: str) -> str:
     value = str(importance or "").strip().lower()
     if value and value not in IMPORTANCE_LEVELS:
-        raise InputError("importance", f"must be one of {', '.join(IMPORTANCE_LEVELS)}; got {importance!r}")
+        raise InputError(
+            "importance", f"must be one of {', '.join(IMPORTANCE_LEVELS)}; got {importance!r}"
+        )
     return value
 
 
@@ -77,7 +86,9 @@ def check_confidence(confidence: float | str | None) -> float | None:
     try:
         value = float(confidence)
     except (TypeError, ValueError):
-        raise InputError("confidence", f"must be a number from 0 to 1; got {confidence!r}") from None
+        raise InputError(
+            "confidence", f"must be a number from 0 to 1; got {confidence!r}"
+        ) from None
     if not 0.0 <= value <= 1.0:
         raise InputError("confidence", f"must be from 0 to 1; got {value}")
     return value
@@ -129,7 +140,9 @@ def new_id(taken: Iterable[str] | dict[str, Entry]) -> str:
             return candidate
 
 
-def merge_entries(old: Entry, new: Entry, *, keep_first: bool, history_id: str) -> tuple[Entry, Entry | None]:
+def merge_entries(
+    old: Entry, new: Entry, *, keep_first: bool, history_id: str
+) -> tuple[Entry, Entry | None]:
     """Merge a re-remembered key into its entry; return (merged, old version kept as history)."""
     merged = old.copy()
     merged.tags = split_list(old.tags + new.tags, ";")

@@ -19,7 +19,31 @@ from toon_memory.tagging import words_of
 
 CONFLICT_OVERLAP = 0.35
 _SPECIFIC = re.compile(r"[\w-]+\.\w{1,5}\b|\w+\(\)|[a-z]+[A-Z]\w+|\w+_\w+|`[^`]+`|\d+")
-_STOP = frozenset("the a an and or of to in on for with is are be use not no do this that it".split())
+_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "with",
+        "is",
+        "are",
+        "be",
+        "use",
+        "not",
+        "no",
+        "do",
+        "this",
+        "that",
+        "it",
+    ]
+)
 
 
 def quality_score(entry: Entry, today: date) -> float:

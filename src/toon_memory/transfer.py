@@ -62,13 +62,23 @@ def read_import_file(path: Path) -> tuple[list[dict[str, Any]], list[Summary], l
 def _rows_from_json(data: Any, path: Path) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
     rows = data.get("entries") if isinstance(data, dict) else data
     if not isinstance(rows, list):
-        raise ImportFormatError(f"{path}: expected a JSON list of entries or an object with 'entries'")
-    notes = [f"entry {n}: not an object, skipped" for n, r in enumerate(rows, 1) if not isinstance(r, dict)]
+        raise ImportFormatError(
+            f"{path}: expected a JSON list of entries or an object with 'entries'"
+        )
+    notes = [
+        f"entry {n}: not an object, skipped"
+        for n, r in enumerate(rows, 1)
+        if not isinstance(r, dict)
+    ]
     summaries: list[Summary] = []
     if isinstance(data, dict):
         for item in data.get("summaries") or []:
             if isinstance(item, dict) and item.get("file"):
-                summaries.append(Summary(str(item["file"]), str(item.get("summary", "")), str(item.get("date", ""))))
+                summaries.append(
+                    Summary(
+                        str(item["file"]), str(item.get("summary", "")), str(item.get("date", ""))
+                    )
+                )
     return [r for r in rows if isinstance(r, dict)], summaries, notes
 
 
@@ -82,7 +92,9 @@ def _is_duplicate(entry: Entry, state: State, seen: set[str]) -> bool:
     return any(e.key == entry.key and e.content == entry.content for e in state.entries.values())
 
 
-def _admit(row: dict[str, Any], number: int, state: State, seen: set[str], report: ImportReport) -> Entry | None:
+def _admit(
+    row: dict[str, Any], number: int, state: State, seen: set[str], report: ImportReport
+) -> Entry | None:
     label = f"entry {number} ({row.get('key', '?')})"
     try:
         entry = entry_from_row(row)
@@ -127,7 +139,9 @@ def _supersede_repeated_keys(rows: list[dict[str, Any]], report: ImportReport) -
             row["status"] = "superseded"
             row["supersededOn"] = str(rows[last[key]].get("date") or today().isoformat())
             report.repaired += 1
-            report.messages.append(f"entry {number + 1} ({key}): key repeated later in the file; kept as history")
+            report.messages.append(
+                f"entry {number + 1} ({key}): key repeated later in the file; kept as history"
+            )
 
 
 class TransferMixin:
@@ -138,14 +152,15 @@ class TransferMixin:
     def export(self, path: str | Path) -> int:
         """Write every entry and summary to a JSON file; return the entry count."""
         state = self.store.state()
+        entries = [e.to_dict() for e in state.entries.values()]
         payload = {
             "version": 1,
-            "entries": [e.to_dict() for e in state.entries.values()],
+            "entries": entries,
             "summaries": [s.to_row() for s in state.summaries.values()],
         }
         target = Path(path)
         write_atomic(target, (json.dumps(payload, ensure_ascii=False, indent=2) + "\n").encode())
-        return len(payload["entries"])
+        return len(entries)
 
     def import_(self, path: str | Path) -> ImportReport:
         """Bring entries in from a file; duplicates by key are skipped and reported."""

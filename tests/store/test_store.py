@@ -17,7 +17,9 @@ from toon_memory.store.store import Store
 
 
 def _entry(n: int, **extra: object) -> Entry:
-    return Entry(id=f"{n:08x}", category="knowledge", key=f"key-{n}", content=f"content {n}", **extra)  # type: ignore[arg-type]
+    return Entry(
+        id=f"{n:08x}", category="knowledge", key=f"key-{n}", content=f"content {n}", **extra
+    )  # type: ignore[arg-type]
 
 
 def _put(store: Store, entry: Entry) -> None:

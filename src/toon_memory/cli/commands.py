@@ -23,11 +23,15 @@ pass_ctx = click.make_pass_decorator(Context)
 @click.option("--content", "-m", required=True, help="The memory itself.")
 @click.option("--file", "file_", default="", help="File it concerns (path or path:line).")
 @click.option("--tags", default="", help='Tags separated by ";" (inferred when empty).')
-@click.option("--links", default="", help='Related keys separated by spaces or ";" (type:key allowed).')
+@click.option(
+    "--links", default="", help='Related keys separated by spaces or ";" (type:key allowed).'
+)
 @click.option("--ttl", default="", help="Expiry: 7d, 24h, 30d or YYYY-MM-DD.")
 @click.option("--importance", default="", help=f"One of: {', '.join(IMPORTANCE_LEVELS)}.")
 @click.option("--confidence", default=None, help="0..1 (default 1.0, inferred 0.7).")
-@click.option("--origin", default="human", show_default=True, help="human, agent, inferred or import.")
+@click.option(
+    "--origin", default="human", show_default=True, help="human, agent, inferred or import."
+)
 @click.option("--path-scope", default="", help="Folder or file this memory applies to.")
 @json_option
 @pass_ctx
@@ -63,14 +67,20 @@ def get(ctx: Context, id_or_key: str, history: bool, as_json: bool) -> None:
 @click.argument("id_or_key")
 @click.option("--action", type=click.Choice(["soft", "hard", "restore", "supersede"]), default="soft",
               show_default=True, help="soft: mark obsolete; hard: delete; restore; supersede.")  # fmt: skip
-@click.option("--new-key", default="", help="The entry that supersedes this one (with --action supersede).")
+@click.option(
+    "--new-key", default="", help="The entry that supersedes this one (with --action supersede)."
+)
 @json_option
 @pass_ctx
 @handles_errors
 def forget(ctx: Context, id_or_key: str, action: str, new_key: str, as_json: bool) -> None:
     """Forget an entry (soft by default: it stays in history)."""
     entry = ctx.memory.forget(id_or_key, action=action, new_key=new_key)
-    emit({"action": action, "entry": entry.to_dict()}, f"🗑️ {action}: {entry.key} ({entry.id})", as_json)
+    emit(
+        {"action": action, "entry": entry.to_dict()},
+        f"🗑️ {action}: {entry.key} ({entry.id})",
+        as_json,
+    )
 
 
 @cli.command()
@@ -98,7 +108,9 @@ def unpin(ctx: Context, key: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("keys")
-@click.option("--action", type=click.Choice(["add", "remove", "set"]), default="add", show_default=True)
+@click.option(
+    "--action", type=click.Choice(["add", "remove", "set"]), default="add", show_default=True
+)
 @click.option("--tags", required=True, help='Tags separated by ";" or ",".')
 @json_option
 @pass_ctx
@@ -175,7 +187,9 @@ def backup(ctx: Context, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--from", "source", default=None, type=click.Path(dir_okay=False), help="A backup file.")
+@click.option(
+    "--from", "source", default=None, type=click.Path(dir_okay=False), help="A backup file."
+)
 @json_option
 @pass_ctx
 @handles_errors
@@ -192,7 +206,9 @@ def restore(ctx: Context, source: str | None, as_json: bool) -> None:
 def compact(ctx: Context) -> None:
     """Fold the journal into data.toon so the file alone is complete."""
     done = ctx.memory.compact()
-    click.echo("✅ data.toon is complete" if done else "another process compacted first; nothing to do")
+    click.echo(
+        "✅ data.toon is complete" if done else "another process compacted first; nothing to do"
+    )
 
 
 @cli.command()

@@ -40,8 +40,12 @@ def recall_options(func: Any) -> Any:
 
 @cli.command()
 @click.argument("query", default="")
-@click.option("--mode", type=click.Choice(["flat", "graph", "index"]), default="flat", show_default=True)
-@click.option("--hops", type=int, default=1, show_default=True, help="Graph expansion depth (1 or 2).")
+@click.option(
+    "--mode", type=click.Choice(["flat", "graph", "index"]), default="flat", show_default=True
+)
+@click.option(
+    "--hops", type=int, default=1, show_default=True, help="Graph expansion depth (1 or 2)."
+)
 @click.option("--ids", default="", help="Fetch these ids or keys, in this order.")
 @click.option("--compact", is_flag=True, help="Numbered, denser output.")
 @click.option("--no-rrf", "no_rrf", is_flag=True, help="Use the linear score instead of RRF.")
@@ -50,7 +54,7 @@ def recall_options(func: Any) -> Any:
 @json_option
 @pass_ctx
 @handles_errors
-def recall(ctx: Context, query: str, mode: str, hops: int, ids: str, compact: bool, no_rrf: bool,
+def recall(ctx: Context, /, query: str, mode: str, hops: int, ids: str, compact: bool, no_rrf: bool,
            as_of: str, as_json: bool, **options: Any) -> None:  # fmt: skip
     """Find the entries that matter for QUERY, best first."""
     result = ctx.memory.recall(query, mode=mode, hops=hops, ids=ids or None, compact=compact,
@@ -66,7 +70,9 @@ def recall(ctx: Context, query: str, mode: str, hops: int, ids: str, compact: bo
 @json_option
 @pass_ctx
 @handles_errors
-def search(ctx: Context, query: str, category: str, tags: str, as_json: bool, **options: Any) -> None:
+def search(
+    ctx: Context, /, query: str, category: str, tags: str, as_json: bool, **options: Any
+) -> None:
     """Recall with filters (category, tags, dates, path scope)."""
     result = ctx.memory.search(query, category=category, tags=tags, **options)
     _show(result, as_json)
@@ -77,7 +83,9 @@ def search(ctx: Context, query: str, category: str, tags: str, as_json: bool, **
 @click.option("--hops", type=int, default=2, show_default=True)
 @click.option("--explain", is_flag=True)
 @click.option("--budget-tokens", type=int, default=0)
-@click.option("--no-session-bias", "no_bias", is_flag=True, help="Do not boost this branch's files.")
+@click.option(
+    "--no-session-bias", "no_bias", is_flag=True, help="Do not boost this branch's files."
+)
 @json_option
 @pass_ctx
 @handles_errors
@@ -112,5 +120,7 @@ def suggest(ctx: Context, context: str, limit: int, as_json: bool) -> None:
 def path(ctx: Context, from_key: str, to_key: str, as_json: bool) -> None:
     """The shortest chain of links between two entries."""
     entries = ctx.memory.graph_path(from_key, to_key)
-    text = " -> ".join(e.key for e in entries) if entries else f"No path from {from_key} to {to_key}."
+    text = (
+        " -> ".join(e.key for e in entries) if entries else f"No path from {from_key} to {to_key}."
+    )
     emit({"path": [e.key for e in entries]}, text, as_json)

@@ -27,7 +27,9 @@ def entry_block(entry: Entry, *, deep: bool = False) -> str:
         facts.append(f"Tags: {';'.join(entry.tags)}")
     facts.append(f"Date: {entry.date}")
     if entry.status != "active":
-        facts.append(f"Status: {entry.status}" + (f" {entry.superseded_on}" if entry.superseded_on else ""))
+        facts.append(
+            f"Status: {entry.status}" + (f" {entry.superseded_on}" if entry.superseded_on else "")
+        )
     lines.append("  " + " | ".join(facts))
     if entry.links:
         lines.append(f"  links: {' '.join(entry.links)}")
@@ -51,7 +53,9 @@ def render_remember(result: RememberResult) -> str:
         lines.append(f"📜 Previous content kept as history ({result.history.id})")
     lines.extend(f"⚠️ {warning}" for warning in result.warnings)
     if result.archived:
-        lines.append(f"📦 Auto-archived {len(result.archived)}: " + ", ".join(e.key for e in result.archived))
+        lines.append(
+            f"📦 Auto-archived {len(result.archived)}: " + ", ".join(e.key for e in result.archived)
+        )
     if result.related:
         lines.append("🔗 Related:")
         lines.extend(f"  [{e.category}] {e.key} — {e.content[:80]}" for e in result.related)
@@ -68,7 +72,9 @@ def remember_dict(result: RememberResult) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def render_entries(entries: Iterable[Entry], *, deep: bool = False, empty: str = "No entries.") -> str:
+def render_entries(
+    entries: Iterable[Entry], *, deep: bool = False, empty: str = "No entries."
+) -> str:
     blocks = [entry_block(e, deep=deep) for e in entries]
     return "\n\n".join(blocks) if blocks else empty
 

@@ -83,7 +83,9 @@ def _document_from_data(data: dict[str, Any], path: Path) -> Document:
     for row in data.get("summaries") or []:
         if isinstance(row, dict):
             doc.summaries.append(
-                Summary(str(row.get("file", "")), str(row.get("summary", "")), str(row.get("date", "")))
+                Summary(
+                    str(row.get("file", "")), str(row.get("summary", "")), str(row.get("date", ""))
+                )
             )
     return doc
 
@@ -100,8 +102,15 @@ def _decode_foreign(text: str, path: Path, line: int | None, problem: str) -> Do
             doc.entries.append(entry_from_row(row))
         except ValueError as exc:
             doc.repairs.append(f"kept as text: {exc}")
-            doc.entries.append(entry_from_row({k: v for k, v in row.items() if k in ("id", "key", "category", "content")}))
-    doc.summaries = [Summary(r.get("file", ""), r.get("summary", ""), r.get("date", "")) for r in result.summaries]
+            doc.entries.append(
+                entry_from_row(
+                    {k: v for k, v in row.items() if k in ("id", "key", "category", "content")}
+                )
+            )
+    doc.summaries = [
+        Summary(r.get("file", ""), r.get("summary", ""), r.get("date", ""))
+        for r in result.summaries
+    ]
     doc.repairs.extend(result.repairs)
     doc.repairs.extend(f"skipped {line}" for line in result.skipped)
     return doc

@@ -26,7 +26,9 @@ def session_files(root: Path) -> frozenset[str]:
     """Files changed in the work tree or on this branch since it left the default branch."""
     if not (root / ".git").exists():
         return frozenset()
-    files = {line[3:].strip().strip('"') for line in _git(root, "status", "--porcelain") if len(line) > 3}
+    files = {
+        line[3:].strip().strip('"') for line in _git(root, "status", "--porcelain") if len(line) > 3
+    }
     for base in ("origin/HEAD", "main", "master"):
         merge_base = _git(root, "merge-base", "HEAD", base)
         if merge_base:

@@ -68,7 +68,9 @@ def read_ops(path: Path, start: int = 0) -> tuple[list[Op], int]:
         except (ValueError, KeyError):
             if index == len(lines) - 2:
                 break
-            raise CorruptFileError(path, _line_number(path, offset), "unreadable journal line") from None
+            raise CorruptFileError(
+                path, _line_number(path, offset), "unreadable journal line"
+            ) from None
         ops.append(Op(str(kind), record))
     return ops, offset
 

@@ -47,7 +47,10 @@ def _cargo(text: str) -> list[str]:
 
 
 def _go_mod(text: str) -> list[str]:
-    return [path.rsplit("/", 1)[-1] for path in re.findall(r"(?m)^\s*(?:require\s+)?([\w.-]+/[\w./-]+)\s+v", text)]
+    return [
+        path.rsplit("/", 1)[-1]
+        for path in re.findall(r"(?m)^\s*(?:require\s+)?([\w.-]+/[\w./-]+)\s+v", text)
+    ]
 
 
 READERS = {

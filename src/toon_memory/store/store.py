@@ -145,7 +145,9 @@ class Store:
         with self.lock:
             kept = keep_copy(self.paths, self.paths.data, "ts-original")
             assert self._state is not None
-            self._state.notices.append(f"migrated a TypeScript toon-memory file (original kept as {kept})")
+            self._state.notices.append(
+                f"migrated a TypeScript toon-memory file (original kept as {kept})"
+            )
             self._state.notices.extend(doc.repairs)
             self._write_snapshot(self._state)
             self._pos = Position(file_id(self.paths.data), None, 0, None, 0)
@@ -223,7 +225,10 @@ class Store:
         temp = write_temp(self.paths.data, encode_document(
             list(state.entries.values()), list(state.summaries.values())).encode())  # fmt: skip
         with self.lock:
-            if file_id(self.paths.data) != pos.data or _ino(self.paths.journal)[0] != pos.journal_ino:
+            if (
+                file_id(self.paths.data) != pos.data
+                or _ino(self.paths.journal)[0] != pos.journal_ino
+            ):
                 temp.unlink()
                 return False
             replace_durable(temp, self.paths.data)
