@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
-from search_helpers import entry, keys, recall
+from datetime import date
+from typing import Any
 
-from toon_memory.search import Engine
+from toon_memory.model import Entry
+from toon_memory.search import Engine, RecallOptions, RecallResult
+
+TODAY = date(2026, 7, 15)
+
+
+def entry(key: str, content: str, **fields: Any) -> Entry:
+    """An entry whose id is derived from its key (8 hex digits, stable)."""
+    number = sum((i + 1) * ord(c) for i, c in enumerate(key)) % 0xFFFFFFFF
+    values: dict[str, Any] = {"id": f"{number:08x}", "category": "knowledge", "date": "2026-07-01"}
+    values.update(fields)
+    return Entry(key=key, content=content, **values)
+
+
+def recall(engine: Engine, query: str = "", **options: Any) -> RecallResult:
+    return engine.recall(RecallOptions(query=query, **options), today=TODAY)
+
+
+def keys(engine: Engine, query: str = "", **options: Any) -> list[str]:
+    return recall(engine, query, **options).keys
 
 
 def _billing() -> Engine:
@@ -139,9 +159,6 @@ def test_cjk_query() -> None:
 
 
 def test_session_bias_boosts_session_files() -> None:
-    from search_helpers import TODAY
-
-    from toon_memory.search import RecallOptions
 
     text = "Retry logic for the HTTP client"
     engine = Engine.build([
@@ -176,8 +193,6 @@ def test_quality_weighting_breaks_equal_scores() -> None:
 
 
 def test_search_filters_category_and_all_tags() -> None:
-    from search_helpers import TODAY
-
     engine = Engine.build([
         entry("one", "api auth token", category="decision", tags=["api", "auth"]),
         entry("two", "api auth cookie", category="decision", tags=["api"]),
@@ -189,8 +204,6 @@ def test_search_filters_category_and_all_tags() -> None:
 
 
 def test_smart_recall_prefers_fresh_entries() -> None:
-    from search_helpers import TODAY
-
     text = "Logging goes to stdout in JSON"
     engine = Engine.build([
         entry("old-logging", text, date="2024-01-01"),

@@ -234,11 +234,15 @@ class Engine:
         allowed = self._allowed(o, today)
         groups = query_terms(o.query)
         if groups:
-            base = {n: s for n, s in self._index.score(groups).items() if allowed(n)}
+            parts = [
+                {n: v for n, v in part.items() if allowed(n)}
+                for part in self._index.score_groups(groups)
+            ]
+            base = rank.merge(parts)
             hop = dict.fromkeys(base, 0)
             via: dict[str, str] = {}
             if o.mode == "graph" and base:
-                base, hop, via = rank.spread(self._graph, base, o.hops, allowed)
+                base, hop, via = rank.spread(self._graph, parts, o.hops, allowed)
         else:
             base = {n: signals.auto_importance(e, today) for n, e in self._entries.items()}
             base = {n: s for n, s in base.items() if allowed(n)}

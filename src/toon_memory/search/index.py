@@ -93,17 +93,24 @@ class BM25Index:
 
     def score(self, groups: Sequence[Sequence[str]]) -> dict[str, float]:
         """BM25F score of every document matching at least one group."""
+        acc: dict[str, float] = {}
+        for part in self.score_groups(groups):
+            for doc_id, value in part.items():
+                acc[doc_id] = acc.get(doc_id, 0.0) + value
+        return acc
+
+    def score_groups(self, groups: Sequence[Sequence[str]]) -> list[dict[str, float]]:
+        """One ``{doc id: score}`` per group; a document's BM25F score is their sum."""
         n = len(self._slot)
         if not n:
-            return {}
+            return [{} for _ in groups]
         norm = self._norms()
-        acc: dict[int, float] = {}
+        ids = self._ids
+        out = []
         for group in groups:
             best = self._group_scores(group, n, norm)
-            for slot, value in best.items():
-                acc[slot] = acc.get(slot, 0.0) + value
-        ids = self._ids
-        return {ids[slot] or "": value for slot, value in acc.items()}
+            out.append({ids[slot] or "": value for slot, value in best.items()})
+        return out
 
     def doc_freq(self, term: str) -> int:
         return len(self._plist(term, create=False))

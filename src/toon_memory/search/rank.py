@@ -7,14 +7,14 @@ sorted ids where order could matter), and fused scores are normalised to
 
 RRF: score(d) = 3/(k + rank_bm25(d)) + 1/(k + rank_centrality(d)), divided by
 its maximum 4/(k + 1); k = clamp(3..60, round(sqrt(n))) over the n candidates;
-tied scores share the best rank of their group (1, 2, 2, 4).
+tied scores share a rank, dense (1, 2, 2, 3): see ``shared_ranks``.
 Linear: bm25/max + 0.4·centrality + 0.25·importance + 0.1 for a seed, / 1.75.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from toon_memory.search.graph import LinkGraph
 
@@ -25,14 +25,19 @@ SEED_LIMIT = 64
 
 
 def shared_ranks(scores: Mapping[str, float]) -> dict[str, int]:
-    """1-based ranks by descending score; equal scores share the best rank."""
+    """Dense 1-based ranks by descending score: equal scores share a rank (1, 2, 2, 3).
+
+    Dense rather than competition ranking (1, 2, 2, 4): a signal with few
+    distinct values (degrees in a chain of turns are 1 or 2) must not place
+    two nearly equal nodes hundreds of ranks apart.
+    """
     ordered = sorted(scores.items(), key=lambda item: -item[1])
     ranks: dict[str, int] = {}
     previous: float | None = None
     current = 0
-    for position, (node, value) in enumerate(ordered, start=1):
+    for node, value in ordered:
         if previous is None or not math.isclose(value, previous, rel_tol=1e-12, abs_tol=1e-12):
-            current = position
+            current += 1
             previous = value
         ranks[node] = current
     return ranks
@@ -69,6 +74,15 @@ def linear(
     return out
 
 
+def merge(parts: Sequence[Mapping[str, float]]) -> dict[str, float]:
+    """Sum per-word scores into one score per node."""
+    total: dict[str, float] = {}
+    for part in parts:
+        for node, value in part.items():
+            total[node] = total.get(node, 0.0) + value
+    return total
+
+
 def top_seeds(base: Mapping[str, float], limit: int = SEED_LIMIT) -> list[str]:
     """The best-scoring matches, ties broken by id, at most ``limit``."""
     return [node for node, _ in sorted(base.items(), key=lambda it: (-it[1], it[0]))[:limit]]
@@ -76,34 +90,59 @@ def top_seeds(base: Mapping[str, float], limit: int = SEED_LIMIT) -> list[str]:
 
 def spread(
     graph: LinkGraph,
-    base: Mapping[str, float],
+    parts: Sequence[Mapping[str, float]],
     hops: int,
     allowed: Callable[[str], bool],
 ) -> tuple[dict[str, float], dict[str, int], dict[str, str]]:
-    """Propagate relevance from the seeds along the graph with 0.5^d decay.
+    """Propagate per-word relevance from the seeds along the graph with 0.5^d decay.
 
-    A node's graph relevance is its own score plus, for each hop d, the
-    decayed best score reaching it at that distance. Returns (relevance,
-    hop distance, the seed it was reached from) over seeds and reached nodes.
+    ``parts`` holds one ``{id: score}`` per query word. For every word, a
+    node keeps the best of its own score and the decayed scores of the seeds
+    within ``hops`` of it; its graph relevance is the sum over words. So a
+    neighbour that holds *another* word of the query (the answer after the
+    question) lifts a node, while the same word twice does not count double.
+    Returns (relevance, hop distance, the seed it was reached from).
     """
-    seeds = top_seeds(base)
-    relevance = {node: base[node] for node in seeds}
+    seeds = top_seeds(merge(parts))
+    hop, via = _reach(graph, seeds, hops, allowed)
+    relevance: dict[str, float] = {}
+    for part in parts:
+        best = {node: part.get(node, 0.0) for node in hop}
+        for seed in seeds:
+            value = part.get(seed, 0.0)
+            if value <= 0.0:
+                continue
+            for other, distance in _ball(graph, seed, hops, allowed).items():
+                carried = value * HOP_DECAY**distance
+                if carried > best[other]:
+                    best[other] = carried
+        for node, value in best.items():
+            relevance[node] = relevance.get(node, 0.0) + value
+    return relevance, hop, via
+
+
+def _ball(
+    graph: LinkGraph, start: str, hops: int, allowed: Callable[[str], bool]
+) -> dict[str, int]:
+    """Allowed nodes within ``hops`` of ``start`` (excluded) -> distance."""
+    return {n: d for n, d in graph.expand([start], hops, allowed).items() if d > 0}
+
+
+def _reach(
+    graph: LinkGraph, seeds: Sequence[str], hops: int, allowed: Callable[[str], bool]
+) -> tuple[dict[str, int], dict[str, str]]:
+    """Hop distance of every node within reach of the seeds, and the seed reaching it first."""
     hop = dict.fromkeys(seeds, 0)
     via: dict[str, str] = {}
-    frontier = {node: base[node] for node in seeds}
+    frontier = list(seeds)
     origin = {node: node for node in seeds}
     for distance in range(1, hops + 1):
-        reached: dict[str, float] = {}
-        for node in sorted(frontier):
-            carried = frontier[node] * HOP_DECAY
+        nxt: list[str] = []
+        for node in frontier:
             for other in sorted(graph.neighbours(node)):
-                if allowed(other) and carried > reached.get(other, 0.0):
-                    reached[other] = carried
-                    origin.setdefault(other, origin[node])
-        for other, value in reached.items():
-            relevance[other] = relevance.get(other, base.get(other, 0.0)) + value
-            if other not in hop:
-                hop[other] = distance
-                via[other] = origin[other]
-        frontier = reached
-    return relevance, hop, via
+                if other not in hop and allowed(other):
+                    hop[other] = distance
+                    via[other] = origin[other] = origin[node]
+                    nxt.append(other)
+        frontier = nxt
+    return hop, via

@@ -83,6 +83,16 @@ STOPWORDS: dict[str, frozenset[str]] = {
     "de": _DE,
 }
 
+#: Words that shape a question rather than name its subject ("what *kind* of…",
+#: "how *often*…"); dropped from queries only, and only when other words remain.
+QUERY_FILLER: frozenset[str] = _words(
+    """
+kind type sort many much often likely would might think thing things ever recently recent
+currently usually something anything someone way ways tipo cosa cosas alguna alguno algun
+normalmente recientemente genre chose choses art sorte welche welcher welches art
+"""
+)
+
 #: Words that say "this is language X" when seen, beyond the stopword lists.
 _MARKERS: dict[str, frozenset[str]] = {
     "es": _words("el los del las una por para como pero muy tambien esta"),

@@ -23,7 +23,7 @@ import unicodedata
 from functools import cache, lru_cache
 from typing import Any
 
-from toon_memory.search.stopwords import STOPWORDS, guess_language
+from toon_memory.search.stopwords import QUERY_FILLER, STOPWORDS, guess_language
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u3131-\u318e"
 _UPPER = "A-ZÀ-ÖØ-ÞА-ЯЁΑ-Ω"
@@ -160,14 +160,28 @@ def document_terms(text: str, lang: str | None = None) -> list[str]:
 
 
 def query_groups(text: str) -> list[tuple[str, ...]]:
-    """Query terms grouped per word, duplicates removed, order kept."""
+    """Query terms grouped per word, duplicates removed, order kept.
+
+    Question filler (``QUERY_FILLER``: "what *kind* of", "how *often*") is
+    dropped unless nothing else would remain.
+    """
+    lang = detect_language(text)
     seen: set[tuple[str, ...]] = set()
     out: list[tuple[str, ...]] = []
-    for group in word_groups(text):
-        if group not in seen:
+    filler: list[tuple[str, ...]] = []
+    for word in words(text):
+        if _re("cjk").match(word):
+            groups: list[tuple[str, ...]] = [(gram,) for gram in _cjk_bigrams(word)]
+        elif _is_stop(word, lang):
+            continue
+        else:
+            groups = [_stems(word, lang)]
+        for group in groups:
+            if group in seen:
+                continue
             seen.add(group)
-            out.append(group)
-    return out
+            (filler if fold(word) in QUERY_FILLER else out).append(group)
+    return out or filler
 
 
 _SCRIPTS: tuple[str, ...] = ("cjk", "cyrillic", "greek", "arabic", "hebrew", "devanagari", "thai")

@@ -1,0 +1,1 @@
+"""Retrieval benchmarks: LoCoMo evidence recall, a gold-query set, and recall latency."""

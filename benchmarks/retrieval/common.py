@@ -1,0 +1,60 @@
+"""Shared helpers of the retrieval benchmarks: paths, ids, metrics, table printing.
+
+Invariant: pure helpers; the only I/O is ``print_table`` writing to stdout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO.parent / "shared"
+
+
+def stable_id(*parts: str) -> str:
+    """An 8-hex-digit id derived from ``parts`` (same input, same id)."""
+    return hashlib.sha1("\x1f".join(parts).encode()).hexdigest()[:8]
+
+
+def recall_at(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
+    wanted = set(gold)
+    return len(wanted & set(ranked[:k])) / len(wanted) if wanted else 0.0
+
+
+def hit_at(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
+    return 1.0 if set(gold) & set(ranked[:k]) else 0.0
+
+
+def ndcg_at(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
+    wanted = set(gold)
+    dcg = sum(1.0 / math.log2(i + 2) for i, key in enumerate(ranked[:k]) if key in wanted)
+    ideal = sum(1.0 / math.log2(i + 2) for i in range(min(len(wanted), k)))
+    return dcg / ideal if ideal else 0.0
+
+
+def mrr_at(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
+    wanted = set(gold)
+    for i, key in enumerate(ranked[:k]):
+        if key in wanted:
+            return 1.0 / (i + 1)
+    return 0.0
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """Print (and return) a Markdown table; floats get three decimals."""
+    cells = [[f"{c:.3f}" if isinstance(c, float) else str(c) for c in row] for row in rows]
+    widths = [max(len(str(h)), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
+    lines = [
+        "| " + " | ".join(str(h).ljust(w) for h, w in zip(headers, widths, strict=True)) + " |"
+    ]
+    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    lines.extend(
+        "| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |"
+        for row in cells
+    )
+    text = "\n".join(lines)
+    print(text)
+    return text
