@@ -111,14 +111,18 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
         if not draft.explicit_tags:
             inferred = infer_tags(f"{draft.entry.key} {draft.entry.content}", config.vocab)
             draft.entry.tags = list(inferred)
-        result = self.store.mutate(lambda state: self._apply_remember(state, draft, config))
+        # One search, before the lock: the nearest entries give both the
+        # contradiction candidates and the "related" list of the result.
+        near = self._engine().suggest(
+            f"{draft.entry.key} {draft.entry.content}", limit=8, today=today()
+        )
+        result = self.store.mutate(lambda state: self._apply_remember(state, draft, config, near))
         result.inferred_tags = inferred
-        result.related = self.suggest(f"{result.entry.key} {result.entry.content}", limit=4)
-        result.related = [e for e in result.related if e.id != result.entry.id][:3]
+        result.related = [e for e in near if e.key != result.entry.key][:3]
         return result
 
     def _apply_remember(
-        self, state: State, draft: rules.Draft, config: Config
+        self, state: State, draft: rules.Draft, config: Config, near: list[Entry]
     ) -> tuple[list[journal.Op], RememberResult]:
         new = draft.entry
         existing = state.by_key(new.key)
@@ -133,7 +137,7 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
                 ops.append(journal.put(state.persisted_row(history)))
         else:
             new.id = rules.new_id(state.entries)
-        conflicts = find_conflicts(new, state.entries.values())
+        conflicts = find_conflicts(new, near)
         new.evidence = evidence_level(new, conflicts, lambda p: (self.root / p).exists())
         new.quality = max(quality_score(new, today()), existing.quality if existing else 0.0)
         ops.append(journal.put(state.persisted_row(new)))
@@ -151,8 +155,15 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
         return ops, result
 
     def _auto_archive(self, state: State, config: Config, exclude: str) -> list[Entry]:
+        only_expired = not (config.archive_after_days or config.archive_cap)
+        day = today().isoformat()
+        if only_expired and (
+            not config.archive_expired or not state.ttl_floor or state.ttl_floor >= day
+        ):
+            return []
         chosen = select_for_archive(state.entries.values(), config, today(), auto=True)
         chosen = [e for e in chosen if e.id != exclude]
+        state.reset_ttl_floor()
         if chosen:
             self.store.write_archive(self.store.read_archive() + chosen)
         return chosen

@@ -9,6 +9,7 @@ repository is rejected instead of unpickled.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import pickle
@@ -73,10 +74,15 @@ def load_cache(path: Path) -> tuple[Position, Any] | None:
     digest, payload = blob[:32], blob[32:]
     if len(digest) < 32 or not secrets.compare_digest(digest, _digest(payload)):
         return None
+    collecting = gc.isenabled()
+    gc.disable()  # unpickling allocates ~10^5 objects; collections in between only cost time
     try:
         version, position, state = pickle.loads(payload)
     except Exception:
         return None
+    finally:
+        if collecting:
+            gc.enable()
     if version != CACHE_VERSION or not isinstance(position, Position):
         return None
     return position, state

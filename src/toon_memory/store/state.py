@@ -33,6 +33,9 @@ class State:
     summaries: dict[str, Summary] = field(default_factory=dict)
     pending: dict[str, int] = field(default_factory=dict)
     keys: dict[str, str] = field(default_factory=dict)
+    #: A lower bound of the active entries' TTL dates ('' = none): lets callers
+    #: skip looking for expired entries when none can have expired yet.
+    ttl_floor: str = ""
     derived: Any = None
     notices: list[str] = field(default_factory=list)
 
@@ -47,6 +50,16 @@ class State:
             self.entries[entry.id] = entry
             if entry.active:
                 self.keys[entry.key] = entry.id
+                self._lower_ttl_floor(entry)
+
+    def _lower_ttl_floor(self, entry: Entry) -> None:
+        if entry.ttl and (not self.ttl_floor or entry.ttl < self.ttl_floor):
+            self.ttl_floor = entry.ttl
+
+    def reset_ttl_floor(self) -> None:
+        """Recompute the floor exactly (after a scan)."""
+        ttls = [e.ttl for e in self.entries.values() if e.active and e.ttl]
+        self.ttl_floor = min(ttls) if ttls else ""
 
     def apply(self, ops: Iterable[Op]) -> None:
         for op in ops:
@@ -70,6 +83,7 @@ class State:
         self.entries[entry.id] = entry
         if entry.active:
             self.keys[entry.key] = entry.id
+            self._lower_ttl_floor(entry)
         if self.derived is not None:
             self.derived.upsert(entry)
 

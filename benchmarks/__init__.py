@@ -1,0 +1,1 @@
+"""Benchmarks of toon-memory (run each as ``python -m benchmarks.<area>.<name>``)."""

@@ -1,0 +1,124 @@
+"""Core store benchmark: remember latency, cold CLI recall, file size, peak memory.
+
+Run: ``python -m benchmarks.core.store_bench [--sizes 1000,10000,100000]``.
+Prints a table of medians. Builds synthetic memories in a temp folder with
+``TOON_MEMORY_TODAY`` fixed; nothing here touches the network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+WORDS = (
+    "redis cache auth token api endpoint schema migration queue worker retry timeout pool "
+    "deploy docker config env logging metrics trace react component state store hook test "
+    "fixture mock database index query transaction lock journal snapshot graph node edge"
+).split()
+
+
+def _vocabulary(rng: random.Random, size: int = 20_000) -> list[str]:
+    """Common project words plus pseudo-words, to be drawn with a Zipf-like skew."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    made = {"".join(rng.choice(letters) for _ in range(rng.randint(4, 10))) for _ in range(size)}
+    return WORDS + sorted(made)
+
+
+def synthetic_memory(root: Path, n: int) -> None:
+    """Write a data.toon of ``n`` entries straight through the codec (Zipf-distributed words)."""
+    from toon_memory.model import CATEGORIES, Entry
+    from toon_memory.store.codec import encode_document
+    from toon_memory.store.paths import MemoryPaths
+
+    rng = random.Random(n)
+    vocab = _vocabulary(rng)
+    weights = [1 / (rank + 1) for rank in range(len(vocab))]
+    entries = []
+    for i in range(n):
+        words = " ".join(rng.choices(vocab, weights, k=rng.randint(8, 30)))
+        links = [f"key-{rng.randrange(n)}"] if i and rng.random() < 0.3 else []
+        entries.append(Entry(
+            id=f"{i:08x}", category=CATEGORIES[i % 5], key=f"key-{i}", content=words,
+            tags=rng.sample(WORDS, 2), links=links, date="2026-07-01", quality=0.5,
+            created="2026-07-01T00:00:00Z", updated="2026-07-01T00:00:00Z",
+        ))  # fmt: skip
+    paths = MemoryPaths.for_project(root)
+    paths.folder.mkdir(parents=True, exist_ok=True)
+    paths.data.write_text(encode_document(entries, []))
+
+
+def _cli(root: Path, *args: str) -> float:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["TOON_MEMORY_PROJECT"] = str(root)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "toon_memory", *args], env=env, check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+    return time.perf_counter() - start
+
+
+def _peak_mb() -> float:
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def measure(n: int, repeats: int) -> dict[str, float]:
+    from toon_memory import Memory
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / ".git").mkdir()
+        synthetic_memory(root, n)
+        start = time.perf_counter()
+        memory = Memory(root)
+        memory.entries()
+        first_load = time.perf_counter() - start
+        times = []
+        for i in range(repeats):
+            start = time.perf_counter()
+            memory.remember("decision", f"bench-{i}", f"benchmark entry {i} about redis timeouts")
+            times.append(time.perf_counter() - start)
+        memory.compact()
+        size = memory.paths.data.stat().st_size
+        _cli(root, "recall", "redis timeout")  # warm-up (and cache build)
+        cli_remember = [
+            _cli(root, "remember", "-c", "bug", "-k", f"cli-{i}", "-m", "cli write")
+            for i in range(5)
+        ]
+        cold = [_cli(root, "recall", "redis pool timeout") for _ in range(7)]
+    return {
+        "n": n, "first_load_s": first_load, "remember_ms": statistics.median(times) * 1000,
+        "remember_p90_ms": sorted(times)[int(len(times) * 0.9)] * 1000,
+        "cli_remember_ms": statistics.median(cli_remember) * 1000,
+        "cold_recall_ms": statistics.median(cold) * 1000, "file_mb": size / 1e6, "peak_mb": _peak_mb(),
+    }  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--repeats", type=int, default=50)
+    args = parser.parse_args()
+    os.environ.setdefault("TOON_MEMORY_TODAY", "2026-07-15")
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["TOON_MEMORY_HOME"] = home
+        rows = [measure(int(n), args.repeats) for n in args.sizes.split(",")]
+    print(
+        "| entries | first load s | remember p50 ms | p90 ms | CLI remember ms | cold CLI recall ms | data.toon MB | peak RSS MB |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['n']:,} | {r['first_load_s']:.2f} | {r['remember_ms']:.1f} | {r['remember_p90_ms']:.1f} | "
+              f"{r['cli_remember_ms']:.0f} | {r['cold_recall_ms']:.0f} | {r['file_mb']:.1f} | {r['peak_mb']:.0f} |")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
