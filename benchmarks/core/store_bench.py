@@ -17,11 +17,46 @@ import tempfile
 import time
 from pathlib import Path
 
-WORDS = (
-    "redis cache auth token api endpoint schema migration queue worker retry timeout pool "
-    "deploy docker config env logging metrics trace react component state store hook test "
-    "fixture mock database index query transaction lock journal snapshot graph node edge"
-).split()
+WORDS = [
+    "redis",
+    "cache",
+    "auth",
+    "token",
+    "api",
+    "endpoint",
+    "schema",
+    "migration",
+    "queue",
+    "worker",
+    "retry",
+    "timeout",
+    "pool",
+    "deploy",
+    "docker",
+    "config",
+    "env",
+    "logging",
+    "metrics",
+    "trace",
+    "react",
+    "component",
+    "state",
+    "store",
+    "hook",
+    "test",
+    "fixture",
+    "mock",
+    "database",
+    "index",
+    "query",
+    "transaction",
+    "lock",
+    "journal",
+    "snapshot",
+    "graph",
+    "node",
+    "edge",
+]
 
 
 def _vocabulary(rng: random.Random, size: int = 20_000) -> list[str]:
