@@ -223,3 +223,24 @@ def test_restore_brings_back_newest_good_backup(memory: Memory) -> None:
     _used, kept = Memory(memory.root).restore()
     assert kept is not None and kept.exists()
     assert Memory(memory.root).get("kept").content == "This survives"
+
+
+def test_opening_a_typescript_file_migrates_it_and_keeps_the_original(project: Path) -> None:
+    import shutil
+
+    import toon_format
+
+    fixture = Path(__file__).parent / "fixtures" / "ts" / "wide_rows.toon"
+    folder = project / ".toon-memory" / "memory"
+    folder.mkdir(parents=True)
+    shutil.copy(fixture, folder / "data.toon")
+    memory = Memory(project)
+    keys = [e.key for e in memory.entries(include_inactive=True)]
+    assert "use-zod" in keys and "pool-fix" in keys
+    assert memory.get("use-zod").quality == 0.65
+    notes = memory.notices()
+    assert any("migrated" in n for n in notes)
+    originals = list((folder / "backups").glob("ts-original-*"))
+    assert originals and originals[0].read_bytes() == fixture.read_bytes()
+    data = toon_format.loads((folder / "data.toon").read_text(), strict=True)
+    assert sorted(row["key"] for row in data["entries"]) == sorted(keys)
