@@ -93,5 +93,6 @@ def _after_command(ctx: click.Context, *_: Any, **__: Any) -> None:
 
 def main() -> None:
     from toon_memory.cli import commands, recall_commands  # noqa: F401  (registers commands)
+    from toon_memory.cli import mcp_command  # noqa: F401  (registers `mcp`)
 
     cli(prog_name="toon-memory")

@@ -1,0 +1,161 @@
+"""The MCP server: the official SDK's ``MCPServer`` with toon-memory's tools, resources, prompt.
+
+Invariant: this package is the only place that imports ``mcp``; this module
+does no work at construction beyond registering names (the memory opens on
+the first call, the tool list is built on the first ``tools/list``). Every
+``Memory`` call runs in a worker thread, one at a time. ``ToonMemoryError``
+becomes a tool error (``isError``) naming the parameter here and nowhere
+else; ``close()`` compacts the memory if it was opened.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
+import anyio.to_thread
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
+from mcp_types import Tool as MCPTool
+
+from toon_memory.errors import InputError, ToonMemoryError
+from toon_memory.server import views
+from toon_memory.server.specs import BY_NAME, TOOLS, ToolSpec
+
+if TYPE_CHECKING:
+    from toon_memory.memory import Memory
+
+T = TypeVar("T")
+log = logging.getLogger("toon_memory.server")
+
+INSTRUCTIONS = (
+    "Persistent project memory. Start a task with memory_smart_recall; save decisions, "
+    "patterns, bugs and warnings with memory_remember."
+)
+RESOURCES = (
+    ("toon://memory/entries", "entries", "Full memory dump", views.entries_text),
+    ("toon://memory/current", "current", "Pinned and recently changed entries", views.current_text),
+    ("toon://memory/stats", "stats", "Counts by category, TTL, quality", views.stats_text),
+    (
+        "toon://memory/summaries",
+        "summaries",
+        "System primer: top entries, categories, patterns",
+        views.primer_text,
+    ),
+)
+
+
+def error_result(spec: ToolSpec, exc: ToonMemoryError) -> CallToolResult:
+    """A tool error whose text names the published parameter."""
+    if isinstance(exc, InputError):
+        name = spec.fields.get(exc.field, exc.field)
+        text = f"Invalid argument '{name}': {exc.problem}"
+    else:
+        text = f"Error: {exc}"
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+
+
+def _tool(spec: ToolSpec) -> MCPTool:
+    hints = spec.annotations()
+    return MCPTool(
+        name=spec.name,
+        description=spec.doc,
+        input_schema=spec.input_schema(),
+        output_schema=spec.output,
+        annotations=ToolAnnotations(
+            read_only_hint=hints["readOnlyHint"],
+            destructive_hint=hints["destructiveHint"],
+            idempotent_hint=hints["idempotentHint"],
+            open_world_hint=hints["openWorldHint"],
+        ),
+    )
+
+
+class ToonMemoryServer(MCPServer[Any]):
+    """``MCPServer`` whose tools come from ``specs``/``handlers`` instead of signatures."""
+
+    def __init__(self, project: str | Path | None = None) -> None:
+        from importlib.metadata import version
+
+        super().__init__(
+            name="toon-memory",
+            version=version("toon-memory"),
+            instructions=INSTRUCTIONS,
+            log_level="WARNING",
+        )
+        self._project = project
+        self._memory: Memory | None = None
+        self._lock: anyio.Lock | None = None
+        self._tools: list[MCPTool] | None = None
+        self._register_views()
+
+    # -- the memory ------------------------------------------------------------------
+    def memory(self) -> Memory:
+        """The memory, opened on first use (in the worker thread)."""
+        if self._memory is None:
+            from toon_memory.memory import Memory
+
+            self._memory = Memory(self._project)
+            for note in self._memory.notices():
+                log.warning("note: %s", note)
+        return self._memory
+
+    async def run_memory(self, func: Callable[[Memory], T]) -> T:
+        """Run ``func(memory)`` in a worker thread, one call at a time."""
+        if self._lock is None:
+            self._lock = anyio.Lock()
+        async with self._lock:
+            return await anyio.to_thread.run_sync(lambda: func(self.memory()))
+
+    def close(self) -> None:
+        """Compact the memory on the way out (no-op if it was never opened)."""
+        if self._memory is not None:
+            self._memory.close()
+
+    # -- tools -----------------------------------------------------------------------
+    async def list_tools(self) -> list[MCPTool]:
+        if self._tools is None:
+            self._tools = [_tool(spec) for spec in TOOLS]
+        return self._tools
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult:
+        from toon_memory.server.args import normalise
+        from toon_memory.server.handlers import HANDLERS
+
+        spec = BY_NAME.get(name)
+        if spec is None:
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}")
+        handler = HANDLERS[name]
+        try:
+            args = normalise(spec, arguments)
+            out = await self.run_memory(lambda memory: handler(memory, args))
+        except ToonMemoryError as exc:
+            return error_result(spec, exc)
+        return CallToolResult(
+            content=[TextContent(type="text", text=out.text)], structured_content=out.data
+        )
+
+    # -- resources and prompt --------------------------------------------------------
+    def _register_views(self) -> None:
+        for uri, name, about, render in RESOURCES:
+            self.resource(uri, name=name, description=about, mime_type="text/plain")(
+                self._reader(render)
+            )
+
+        async def summarize_project_context(intent: str = "") -> str:
+            """Summarize the project from its memory; intent narrows the focus."""
+            return await self.run_memory(lambda memory: views.prompt_text(memory, intent))
+
+        self.prompt(name="summarize_project_context")(summarize_project_context)
+
+    def _reader(self, render: Callable[[Memory], str]) -> Callable[[], Any]:
+        async def read() -> str:
+            return await self.run_memory(render)
+
+        return read

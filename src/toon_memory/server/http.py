@@ -1,0 +1,120 @@
+"""Streamable HTTP mode: a bearer-token and Origin guard in front of the SDK's app.
+
+Invariant: every HTTP request passes the guard first: a foreign ``Origin``
+gets 403, a missing or wrong ``Authorization: Bearer`` token gets 401, and
+only then does the request reach MCP. A token is always required: taken
+from ``TOON_MEMORY_TOKEN``, generated (and printed to stderr) on a loopback
+host, and the server refuses to start on any other host without one.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from toon_memory.errors import InputError
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+Scope = dict[str, Any]
+
+
+def resolve_token(host: str) -> tuple[str, bool]:
+    """(token, generated): the configured token, or a fresh one on loopback only."""
+    token = os.environ.get("TOON_MEMORY_TOKEN", "").strip()
+    if token:
+        return token, False
+    if host not in LOOPBACK:
+        raise InputError("host", f"refusing to serve on {host} without TOON_MEMORY_TOKEN set")
+    return secrets.token_urlsafe(32), True
+
+
+def allowed_hosts(host: str) -> frozenset[str]:
+    """Origin host names accepted: loopback, the bound host, TOON_MEMORY_ORIGINS entries."""
+    extra = os.environ.get("TOON_MEMORY_ORIGINS", "")
+    names = {urlsplit(o.strip()).hostname or o.strip() for o in extra.split(",") if o.strip()}
+    return frozenset({*LOOPBACK, host, *names} - {"0.0.0.0", "::"})
+
+
+class Guard:
+    """ASGI middleware: Origin check (403), then bearer token check (401)."""
+
+    def __init__(self, app: Any, token: str, hosts: Iterable[str]) -> None:
+        self.app = app
+        self.token = token.encode()
+        self.hosts = frozenset(hosts)
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        origin = headers.get("origin")
+        if origin and urlsplit(origin).hostname not in self.hosts:
+            await _reply(send, 403, "Forbidden: Origin not allowed")
+            return
+        scheme, _, given = headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(
+            given.strip().encode(), self.token
+        ):
+            await _reply(
+                send,
+                401,
+                "Unauthorized: bearer token required",
+                [(b"www-authenticate", b'Bearer realm="toon-memory"')],
+            )
+            return
+        await self.app(scope, receive, send)
+
+
+async def _reply(
+    send: Any, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    body = text.encode()
+    headers = [
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()),
+        *(extra or []),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def run(project: str | Path | None, host: str, port: int) -> None:
+    """Serve until interrupted; the memory is closed on the way out."""
+    import anyio
+    import uvicorn
+
+    from toon_memory.server.app import ToonMemoryServer
+
+    token, generated = resolve_token(host)
+    server = ToonMemoryServer(project)
+    app = Guard(server.streamable_http_app(host=host), token, allowed_hosts(host))
+    shown = f"[{host}]" if ":" in host else host
+    print(f"toon-memory MCP on http://{shown}:{port}/mcp", file=sys.stderr, flush=True)
+    if generated:
+        print(
+            f"bearer token (set TOON_MEMORY_TOKEN to choose one): {token}",
+            file=sys.stderr,
+            flush=True,
+        )
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_config=None,
+        access_log=False,
+        log_level="warning",
+        lifespan="on",
+    )
+    try:
+        anyio.run(uvicorn.Server(config).serve)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()

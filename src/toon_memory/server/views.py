@@ -1,0 +1,96 @@
+"""Text of the MCP resources and of the ``summarize_project_context`` prompt.
+
+Invariant: every function reads ``Memory`` through its public API and renders
+text; none imports ``mcp`` and each read is regenerated from the current state
+(nothing cached here). Resources never write; only the prompt with an intent
+recalls, which records access like any recall.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from toon_memory.model import IMPORTANCE_RANK, Entry
+
+if TYPE_CHECKING:
+    from toon_memory.memory import Memory
+
+TOP = 10
+CURRENT_DAYS = 7
+
+
+def entries_text(memory: Memory) -> str:
+    """Every active entry (the full dump)."""
+    from toon_memory.render.core import render_entries
+
+    entries = memory.entries()
+    return f"# toon-memory: {len(entries)} active entries\n\n" + render_entries(entries)
+
+
+def current_text(memory: Memory) -> str:
+    """Pinned entries and entries changed in the last week, newest first."""
+    from toon_memory.render.core import render_entries
+
+    recent = sorted(memory.recently_changed(CURRENT_DAYS), key=lambda e: e.updated, reverse=True)
+    pinned = [e for e in memory.entries() if e.priority and e not in recent]
+    body = render_entries([*pinned, *recent], empty="No entries changed in the last 7 days.")
+    return f"# Current memory (pinned, and changed in the last {CURRENT_DAYS} days)\n\n{body}"
+
+
+def stats_text(memory: Memory) -> str:
+    from toon_memory.render.core import render_stats
+
+    return render_stats(memory.stats())
+
+
+def _weight(entry: Entry) -> tuple[int, int, float, int, str]:
+    pinned = -entry.priority if entry.priority else -10
+    return (pinned, IMPORTANCE_RANK[entry.importance], entry.quality, entry.accessed, entry.updated)
+
+
+def _line(entry: Entry) -> str:
+    first = " ".join(entry.content.split())
+    first = first if len(first) <= 120 else first[:119] + "…"
+    return f"- [{entry.category}] {entry.key}: {first}"
+
+
+def primer_text(memory: Memory) -> str:
+    """The system primer: categories, top entries, patterns, warnings, decisions."""
+    entries = memory.entries()
+    if not entries:
+        return "# Project memory\n\nEmpty. Save decisions, patterns, bugs and warnings with memory_remember."
+    counts = memory.stats().by_category
+    lines = [
+        "# Project memory",
+        "",
+        "Categories: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
+        "",
+        "## Top entries",
+    ]
+    top = sorted(entries, key=_weight, reverse=True)[:TOP]
+    lines.extend(_line(e) for e in top)
+    for category, title in (
+        ("pattern", "Patterns"),
+        ("warning", "Warnings"),
+        ("decision", "Decisions"),
+    ):
+        rest = [e for e in entries if e.category == category and e not in top][:TOP]
+        if rest:
+            lines.extend(["", f"## {title}", *(_line(e) for e in rest)])
+    return "\n".join(lines)
+
+
+def prompt_text(memory: Memory, intent: str = "") -> str:
+    """The ``summarize_project_context`` prompt: instructions, the primer, entries for an intent."""
+    focus = intent.strip()
+    ask = (
+        "Summarize this project's context from its toon-memory below: goals, key decisions, "
+        "patterns to follow, warnings, open bugs. Be concise."
+    )
+    parts = [ask + (f" Focus on: {focus}." if focus else ""), "", primer_text(memory)]
+    if focus:
+        from toon_memory.render.recall import render_recall
+
+        related = memory.recall(focus, budget="normal", mode="flat")
+        parts.extend(["", f"## Entries related to {focus!r}", render_recall(related)])
+    return "\n".join(parts)

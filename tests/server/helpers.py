@@ -1,0 +1,53 @@
+"""Shared helpers for the MCP server tests: spawn parameters, snapshots, text of results."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from mcp.client.stdio import StdioServerParameters
+
+ROOT = Path(__file__).resolve().parents[2]
+INSPECTOR = ROOT / ".ci" / "tools" / "bin" / "mcp-inspector"
+TODAY = "2026-07-15"
+SERVER_CMD = [sys.executable, "-m", "toon_memory", "mcp"]
+
+
+def make_project(base: Path) -> tuple[Path, Path]:
+    """A fresh (project root, home) pair under ``base``."""
+    project, home = base / "mcp-project", base / "mcp-home"
+    (project / ".git").mkdir(parents=True)
+    home.mkdir()
+    return project, home
+
+
+def server_env(project: Path, home: Path) -> dict[str, str]:
+    return {
+        "TOON_MEMORY_PROJECT": str(project),
+        "TOON_MEMORY_HOME": str(home),
+        "TOON_MEMORY_TODAY": TODAY,
+    }
+
+
+def stdio_params(project: Path, home: Path) -> StdioServerParameters:
+    env = {k: v for k, v in os.environ.items() if k.startswith(("PATH", "PYTHON", "LANG", "LC_"))}
+    env.update(server_env(project, home))
+    return StdioServerParameters(command=SERVER_CMD[0], args=SERVER_CMD[1:], env=env)
+
+
+def snapshot(*roots: Path) -> dict[str, str]:
+    """Every file under ``roots`` (but the lock file) -> sha256 of its bytes."""
+    found: dict[str, str] = {}
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.name != ".lock":
+                found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def text_of(result: Any) -> str:
+    """The text of a tool result's content blocks."""
+    return "\n".join(block.text for block in result.content if block.type == "text")

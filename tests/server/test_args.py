@@ -1,0 +1,61 @@
+"""Argument checking: accepted spellings, coercions and the errors that name the parameter."""
+
+from __future__ import annotations
+
+import pytest
+
+from toon_memory.errors import InputError
+from toon_memory.server.args import normalise
+from toon_memory.server.specs import BY_NAME
+
+RECALL = BY_NAME["memory_recall"]
+
+
+def test_camel_and_snake_map_to_the_published_name() -> None:
+    got = normalise(RECALL, {"sessionBias": True, "path_scope": "src/", "budgetTokens": 10})
+    assert got == {"session_bias": True, "path_scope": "src/", "budget_tokens": 10}
+
+
+def test_null_means_not_given() -> None:
+    assert normalise(RECALL, {"query": None, "limit": None}) == {}
+
+
+def test_lenient_scalars() -> None:
+    got = normalise(RECALL, {"limit": "5", "explain": "true", "hops": 2.0, "mode": " Graph "})
+    assert got == {"limit": 5, "explain": True, "hops": 2, "mode": "graph"}
+
+
+def test_many_accepts_a_list() -> None:
+    got = normalise(BY_NAME["memory_tag"], {"keys": ["a", "b"], "action": "add", "tags": "x"})
+    assert got["keys"] == ["a", "b"]
+
+
+def test_legacy_alias() -> None:
+    got = normalise(BY_NAME["memory_graph_path"], {"from": "a", "to": "b"})
+    assert got == {"from_key": "a", "to_key": "b"}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field", "words"),
+    [
+        ({"querry": "x"}, "querry", "unknown parameter"),
+        ({"limit": True}, "limit", "whole number"),
+        ({"limit": "many"}, "limit", "whole number"),
+        ({"limit": 0}, "limit", "at least 1"),
+        ({"explain": "maybe"}, "explain", "true or false"),
+        ({"mode": "fuzzy"}, "mode", "one of flat, graph, index"),
+        ({"query": ["a"]}, "query", "a string"),
+        ({"session_bias": True, "sessionBias": False}, "session_bias", "given twice"),
+    ],
+)
+def test_errors_name_the_parameter(arguments: dict[str, object], field: str, words: str) -> None:
+    with pytest.raises(InputError) as caught:
+        normalise(RECALL, arguments)
+    assert caught.value.field == field
+    assert words in caught.value.problem
+
+
+def test_required() -> None:
+    with pytest.raises(InputError) as caught:
+        normalise(BY_NAME["memory_remember"], {"category": "bug", "key": "k"})
+    assert caught.value.field == "content"
