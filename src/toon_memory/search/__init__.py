@@ -17,7 +17,8 @@ Text output lives in ``toon_memory.render.recall.render_recall``. Bad options
 raise ``InputError(field, problem)``. ``INDEX_VERSION`` belongs in any cache key.
 """
 
-from toon_memory.search.engine import FIELD_WEIGHTS, INDEX_VERSION, Engine
+from toon_memory.search.corpus import FIELD_WEIGHTS, INDEX_VERSION
+from toon_memory.search.engine import Engine
 from toon_memory.search.options import BUDGETS, MODES, RecallOptions
 from toon_memory.search.result import Edge, Hit, RecallResult
 

@@ -45,7 +45,7 @@ class BM25Index:
         self._terms: list[str] = []
         self._total = 0.0
         self._postings: dict[str, dict[int, float]] = {}
-        self._packed: dict[str, tuple[bytes, bytes]] = {}
+        self._packed = _Packed.empty()
         self._norm: list[float] = []
         self._norm_avg = -1.0
 
@@ -92,40 +92,44 @@ class BM25Index:
         self._norm_avg = -1.0
 
     def score(self, groups: Sequence[Sequence[str]]) -> dict[str, float]:
-        """BM25F score of every document matching at least one group."""
-        acc: dict[str, float] = {}
-        for part in self.score_groups(groups):
-            for doc_id, value in part.items():
-                acc[doc_id] = acc.get(doc_id, 0.0) + value
-        return acc
+        """BM25F score of every document matching at least one group, by document id."""
+        acc: dict[int, float] = {}
+        for part in self.score_slots(groups):
+            for slot, value in part.items():
+                acc[slot] = acc.get(slot, 0.0) + value
+        ids = self._ids
+        return {ids[slot] or "": value for slot, value in acc.items()}
 
-    def score_groups(self, groups: Sequence[Sequence[str]]) -> list[dict[str, float]]:
-        """One ``{doc id: score}`` per group; a document's BM25F score is their sum."""
+    def score_slots(self, groups: Sequence[Sequence[str]]) -> list[dict[int, float]]:
+        """One ``{slot: score}`` per group (slots name documents, see ``doc_id``)."""
         n = len(self._slot)
         if not n:
             return [{} for _ in groups]
         norm = self._norms()
-        ids = self._ids
-        out = []
-        for group in groups:
-            best = self._group_scores(group, n, norm)
-            out.append({ids[slot] or "": value for slot, value in best.items()})
-        return out
+        return [self._group_scores(group, n, norm) for group in groups]
+
+    def slot(self, doc_id: str) -> int | None:
+        return self._slot.get(doc_id)
+
+    def doc_id(self, slot: int) -> str:
+        return self._ids[slot] or ""
 
     def doc_freq(self, term: str) -> int:
         return len(self._plist(term, create=False))
 
+    def _term_scores(self, term: str, n: int, norm: list[float]) -> dict[int, float]:
+        plist = self._plist(term, create=False)
+        if not plist:
+            return {}
+        df = len(plist)
+        c = math.log(1.0 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1.0)
+        return {slot: c * tf / (tf + norm[slot]) for slot, tf in plist.items()}
+
     def _group_scores(self, group: Sequence[str], n: int, norm: list[float]) -> dict[int, float]:
-        best: dict[int, float] = {}
-        k1p = K1 + 1.0
-        for term in dict.fromkeys(group):
-            plist = self._plist(term, create=False)
-            if not plist:
-                continue
-            df = len(plist)
-            idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-            for slot, tf in plist.items():
-                value = idf * tf * k1p / (tf + norm[slot])
+        terms = list(dict.fromkeys(group))
+        best = self._term_scores(terms[0], n, norm) if terms else {}
+        for term in terms[1:]:
+            for slot, value in self._term_scores(term, n, norm).items():
                 if value > best.get(slot, 0.0):
                     best[slot] = value
         return best
@@ -153,9 +157,9 @@ class BM25Index:
         plist = self._postings.get(term)
         if plist is not None:
             return plist
-        packed = self._packed.pop(term, None)
+        packed = self._packed.take(term)
         if packed is not None:
-            plist = dict(zip(array("i", packed[0]), array("d", packed[1]), strict=True))
+            plist = packed
         elif not create:
             return {}
         else:
@@ -164,10 +168,6 @@ class BM25Index:
         return plist
 
     def __getstate__(self) -> dict[str, Any]:
-        packed = dict(self._packed)
-        for term, plist in self._postings.items():
-            slots, tfs = array("i", plist.keys()), array("d", plist.values())
-            packed[term] = (slots.tobytes(), tfs.tobytes())
         return {
             "weights": self.weights,
             "ids": self._ids,
@@ -175,7 +175,7 @@ class BM25Index:
             "len": array("d", self._len).tobytes(),
             "terms": self._terms,
             "total": self._total,
-            "packed": packed,
+            "packed": self._packed.merged(self._postings).state(),
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -185,8 +185,59 @@ class BM25Index:
         self._len = array("d", state["len"]).tolist()
         self._terms = state["terms"]
         self._total = state["total"]
-        self._packed = state["packed"]
+        self._packed = _Packed.from_state(state["packed"])
         self._postings = {}
         self._slot = {doc_id: slot for slot, doc_id in enumerate(self._ids) if doc_id is not None}
         self._norm = []
         self._norm_avg = -1.0
+
+
+class _Packed:
+    """Postings as three flat arrays (a handful of objects to unpickle, not one per term).
+
+    Term i owns ``slots[offsets[i]:offsets[i + 1]]`` and the matching ``tfs``.
+    ``take`` unpacks one term into a dict on first use and forgets it here.
+    """
+
+    def __init__(self, terms: list[str], offsets: array[int], slots: array[int],
+                 tfs: array[float]) -> None:  # fmt: skip
+        self.position = {term: i for i, term in enumerate(terms)}
+        self.offsets, self.slots, self.tfs = offsets, slots, tfs
+
+    @classmethod
+    def empty(cls) -> _Packed:
+        return cls([], array("q", [0]), array("i"), array("d"))
+
+    def take(self, term: str) -> dict[int, float] | None:
+        i = self.position.pop(term, None)
+        if i is None:
+            return None
+        lo, hi = self.offsets[i], self.offsets[i + 1]
+        return dict(zip(self.slots[lo:hi], self.tfs[lo:hi], strict=True))
+
+    def merged(self, postings: dict[str, dict[int, float]]) -> _Packed:
+        """A packed copy holding the still-packed terms and ``postings``."""
+        terms: list[str] = []
+        offsets, slots, tfs = array("q", [0]), array("i"), array("d")
+        for term, i in self.position.items():
+            lo, hi = self.offsets[i], self.offsets[i + 1]
+            slots.extend(self.slots[lo:hi])
+            tfs.extend(self.tfs[lo:hi])
+            terms.append(term)
+            offsets.append(len(slots))
+        for term, plist in postings.items():
+            slots.extend(plist.keys())
+            tfs.extend(plist.values())
+            terms.append(term)
+            offsets.append(len(slots))
+        return _Packed(terms, offsets, slots, tfs)
+
+    def state(self) -> tuple[str, bytes, bytes, bytes]:
+        terms = _SEP.join(sorted(self.position, key=self.position.__getitem__))
+        return terms, self.offsets.tobytes(), self.slots.tobytes(), self.tfs.tobytes()
+
+    @classmethod
+    def from_state(cls, state: tuple[str, bytes, bytes, bytes]) -> _Packed:
+        terms, offsets, slots, tfs = state
+        return cls(terms.split(_SEP) if terms else [], array("q", offsets), array("i", slots),
+                   array("d", tfs))  # fmt: skip

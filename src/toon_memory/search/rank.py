@@ -13,8 +13,10 @@ Linear: bm25/max + 0.4·centrality + 0.25·importance + 0.1 for a seed, / 1.75.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from toon_memory.search.graph import LinkGraph
 
@@ -22,6 +24,7 @@ BM25_WEIGHT = 3.0
 CENTRALITY_WEIGHT = 1.0
 HOP_DECAY = 0.5
 SEED_LIMIT = 64
+T = TypeVar("T")
 
 
 def shared_ranks(scores: Mapping[str, float]) -> dict[str, int]:
@@ -47,9 +50,14 @@ def rrf_k(n: int) -> int:
     return min(60, max(3, round(math.sqrt(n))))
 
 
-def rrf(relevance: Mapping[str, float], centrality: Mapping[str, float]) -> dict[str, float]:
-    """Reciprocal rank fusion of relevance (x3) and centrality (x1), normalised to 0..1."""
-    k = rrf_k(len(relevance))
+def rrf(
+    relevance: Mapping[str, float], centrality: Mapping[str, float], n: int = 0
+) -> dict[str, float]:
+    """Reciprocal rank fusion of relevance (x3) and centrality (x1), normalised to 0..1.
+
+    ``n`` is the number of candidates k is computed from (default: all of ``relevance``).
+    """
+    k = rrf_k(n or len(relevance))
     rel_rank = shared_ranks(relevance)
     cen_rank = shared_ranks({node: centrality.get(node, 0.0) for node in relevance})
     top = (BM25_WEIGHT + CENTRALITY_WEIGHT) / (k + 1)
@@ -74,61 +82,30 @@ def linear(
     return out
 
 
-def merge(parts: Sequence[Mapping[str, float]]) -> dict[str, float]:
+def merge(parts: Sequence[Mapping[T, float]]) -> dict[T, float]:
     """Sum per-word scores into one score per node."""
-    total: dict[str, float] = {}
+    if len(parts) == 1:
+        return dict(parts[0])
+    total: dict[T, float] = {}
     for part in parts:
         for node, value in part.items():
             total[node] = total.get(node, 0.0) + value
     return total
 
 
+def top(scores: Mapping[T, float], limit: int) -> list[T]:
+    """The ``limit`` best-scoring nodes, best first (ties in no particular order)."""
+    if len(scores) <= limit:
+        return sorted(scores, key=scores.__getitem__, reverse=True)
+    return heapq.nlargest(limit, scores, key=scores.__getitem__)
+
+
 def top_seeds(base: Mapping[str, float], limit: int = SEED_LIMIT) -> list[str]:
-    """The best-scoring matches, ties broken by id, at most ``limit``."""
-    return [node for node, _ in sorted(base.items(), key=lambda it: (-it[1], it[0]))[:limit]]
+    """The best-scoring matches, best first, ties broken by id, at most ``limit``."""
+    return sorted(top(base, limit), key=lambda node: (-base[node], node))
 
 
-def spread(
-    graph: LinkGraph,
-    parts: Sequence[Mapping[str, float]],
-    hops: int,
-    allowed: Callable[[str], bool],
-) -> tuple[dict[str, float], dict[str, int], dict[str, str]]:
-    """Propagate per-word relevance from the seeds along the graph with 0.5^d decay.
-
-    ``parts`` holds one ``{id: score}`` per query word. For every word, a
-    node keeps the best of its own score and the decayed scores of the seeds
-    within ``hops`` of it; its graph relevance is the sum over words. So a
-    neighbour that holds *another* word of the query (the answer after the
-    question) lifts a node, while the same word twice does not count double.
-    Returns (relevance, hop distance, the seed it was reached from).
-    """
-    seeds = top_seeds(merge(parts))
-    hop, via = _reach(graph, seeds, hops, allowed)
-    relevance: dict[str, float] = {}
-    for part in parts:
-        best = {node: part.get(node, 0.0) for node in hop}
-        for seed in seeds:
-            value = part.get(seed, 0.0)
-            if value <= 0.0:
-                continue
-            for other, distance in _ball(graph, seed, hops, allowed).items():
-                carried = value * HOP_DECAY**distance
-                if carried > best[other]:
-                    best[other] = carried
-        for node, value in best.items():
-            relevance[node] = relevance.get(node, 0.0) + value
-    return relevance, hop, via
-
-
-def _ball(
-    graph: LinkGraph, start: str, hops: int, allowed: Callable[[str], bool]
-) -> dict[str, int]:
-    """Allowed nodes within ``hops`` of ``start`` (excluded) -> distance."""
-    return {n: d for n, d in graph.expand([start], hops, allowed).items() if d > 0}
-
-
-def _reach(
+def reach(
     graph: LinkGraph, seeds: Sequence[str], hops: int, allowed: Callable[[str], bool]
 ) -> tuple[dict[str, int], dict[str, str]]:
     """Hop distance of every node within reach of the seeds, and the seed reaching it first."""
@@ -146,3 +123,45 @@ def _reach(
                     nxt.append(other)
         frontier = nxt
     return hop, via
+
+
+def spread(
+    graph: LinkGraph,
+    parts: Sequence[Mapping[str, float]],
+    seeds: Sequence[str],
+    hop: Mapping[str, int],
+    allowed: Callable[[str], bool],
+) -> dict[str, float]:
+    """Per-word relevance spread from the seeds along the graph, 0.5^d decay per hop.
+
+    ``parts`` holds one ``{id: score}`` per query word (at least for every
+    node of ``hop``). For every word, a node keeps the best of its own score
+    and the decayed scores of the seeds within reach; its graph relevance is
+    the sum over words. So a neighbour that holds *another* word of the query
+    (the answer after the question) lifts a node, while the same word twice
+    does not count double. Returns the relevance of every node of ``hop``.
+    """
+    hops = max(hop.values(), default=0)
+    balls = {seed: _ball(graph, seed, hops, allowed) for seed in seeds}
+    relevance = dict.fromkeys(hop, 0.0)
+    for part in parts:
+        best = {node: part.get(node, 0.0) for node in hop}
+        for seed in seeds:
+            value = part.get(seed, 0.0)
+            if value <= 0.0:
+                continue
+            for other, distance in balls[seed].items():
+                carried = value * HOP_DECAY**distance
+                if carried > best.get(other, 0.0):
+                    best[other] = carried
+        for node, value in best.items():
+            if node in relevance:
+                relevance[node] += value
+    return relevance
+
+
+def _ball(
+    graph: LinkGraph, start: str, hops: int, allowed: Callable[[str], bool]
+) -> dict[str, int]:
+    """Allowed nodes within ``hops`` of ``start`` (excluded) -> distance."""
+    return {n: d for n, d in graph.expand([start], hops, allowed).items() if d > 0}

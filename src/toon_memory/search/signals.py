@@ -124,26 +124,31 @@ def freshness(entry: Entry, today: date) -> float:
     return 0.8 + 0.2 * math.pow(0.5, age / 90.0)
 
 
-def bonus(entry: Entry, family: str, query_family: str, scope: str) -> float:
-    """The additive adjustments of one entry."""
+def static_bonus(entry: Entry) -> float:
+    """The additive adjustments that depend on the entry alone."""
     value = IMPORTANCE_BONUS.get(entry.importance, 0.0)
     value += EVIDENCE_BONUS.get(entry.evidence, 0.0)
-    if entry.category == "warning":
-        value += WARNING_BONUS
-    if query_family and family == query_family:
-        value += FAMILY_BONUS
+    return value + (WARNING_BONUS if entry.category == "warning" else 0.0)
+
+
+def context_bonus(entry: Entry, family: str, query_family: str, scope: str) -> float:
+    """The additive adjustments that depend on the query: script family, path scope."""
+    value = FAMILY_BONUS if query_family and family == query_family else 0.0
     if scope and entry.path_scope and path_matches(scope, entry.path_scope):
         value += PATH_BONUS
     return value
+
+
+def in_session(entry: Entry, session_files: Collection[str]) -> bool:
+    """Was the entry's file touched in the current session/branch?"""
+    return bool(session_files and entry.file and _strip_line(entry.file) in session_files)
 
 
 def factor(entry: Entry, session_files: Collection[str]) -> float:
     """The multiplicative adjustments of one entry (quality, session bias)."""
     quality = min(max(entry.quality, 0.0), 1.0)
     value = 0.9 + 0.2 * quality
-    if session_files and entry.file and _strip_line(entry.file) in session_files:
-        value *= SESSION_FACTOR
-    return value
+    return value * SESSION_FACTOR if in_session(entry, session_files) else value
 
 
 def _used(entry: Entry, today: date) -> str:

@@ -1,0 +1,113 @@
+"""Recall latency at 1k, 10k and 100k entries: warm p50/p95, pickle load (cold) and build.
+
+Run: ``python -m benchmarks.retrieval.latency [--sizes 1000,10000,100000]``.
+The memory is synthetic but shaped like a real one: Zipf-distributed words
+from a 6,000-word vocabulary with identifiers and paths, 0-3 links per
+entry, some tags; queries are 2-4 words drawn from the same distribution.
+"Cold" is what a fresh CLI process pays: ``pickle.loads`` of the engine
+(entries included) plus the first recall.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import pickle
+import random
+import statistics
+import sys
+import time
+from datetime import date
+
+from benchmarks.retrieval.common import print_table, stable_id
+from toon_memory.model import Entry
+from toon_memory.search import Engine, RecallOptions
+
+TODAY = date(2026, 7, 15)
+_SYLLABLES = "ka lo mi re tu sa no ve di po ra ne li mo fu ta be co da ge".split()
+
+
+def vocabulary(size: int, rng: random.Random) -> list[str]:
+    words: set[str] = set()
+    while len(words) < size:
+        words.add("".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 4))))
+    return sorted(words)
+
+
+def synthetic(n: int, seed: int = 7) -> list[Entry]:
+    rng = random.Random(seed)
+    vocab = vocabulary(6000, rng)
+    weights = [1.0 / (rank + 1) for rank in range(len(vocab))]
+    categories = ["decision", "pattern", "bug", "knowledge", "warning"]
+    entries = []
+    for i in range(n):
+        words = rng.choices(vocab, weights, k=rng.randint(8, 40))
+        key = "-".join(rng.choices(vocab, weights, k=3)) + f"-{i}"
+        words.append(f"{words[0]}{words[1].capitalize()}")
+        links = [f"k{rng.randrange(n)}" for _ in range(rng.randint(0, 3))]
+        entries.append(Entry(
+            id=stable_id("lat", str(i)), category=rng.choice(categories), key=f"k{i}",
+            content=f"{key}: " + " ".join(words), file=f"src/{words[2]}/{words[3]}.py",
+            tags=rng.choices(vocab[:200], k=rng.randint(0, 3)), links=links,
+            date=f"2026-0{rng.randint(1, 7)}-1{rng.randint(0, 9)}",
+        ))  # fmt: skip
+    return entries
+
+
+def queries(count: int, seed: int = 11) -> list[str]:
+    rng = random.Random(seed)
+    vocab = vocabulary(6000, random.Random(7))
+    weights = [1.0 / (rank + 1) for rank in range(len(vocab))]
+    return [" ".join(rng.choices(vocab, weights, k=rng.randint(2, 4))) for _ in range(count)]
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure(n: int, rounds: int) -> list[object]:
+    entries = synthetic(n)
+    start = time.perf_counter()
+    engine = Engine.build(entries)
+    build = time.perf_counter() - start
+    blob = pickle.dumps(engine, protocol=pickle.HIGHEST_PROTOCOL)
+    loads = []
+    for _ in range(5):
+        gc.collect()
+        start = time.perf_counter()
+        loaded = pickle.loads(blob)
+        loads.append(time.perf_counter() - start)
+    qs = queries(rounds)
+    start = time.perf_counter()
+    loaded.recall(RecallOptions(query=qs[0]), today=TODAY)
+    first = time.perf_counter() - start
+    row: list[object] = [f"{n:,}", f"{build:.2f} s", f"{len(blob) / 1e6:.1f} MB",
+                         f"{statistics.median(loads) * 1000:.1f}", f"{first * 1000:.1f}"]  # fmt: skip
+    for mode in ("flat", "graph"):
+        for q in qs[:20]:
+            engine.recall(RecallOptions(query=q, mode=mode), today=TODAY)
+        times = []
+        for q in qs:
+            start = time.perf_counter()
+            engine.recall(RecallOptions(query=q, mode=mode, hops=2 if mode == "graph" else 1),
+                          today=TODAY)  # fmt: skip
+            times.append(time.perf_counter() - start)
+        row += [f"{statistics.median(times) * 1000:.2f}", f"{_p(times, 0.95) * 1000:.2f}"]
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--rounds", type=int, default=200)
+    args = parser.parse_args(argv)
+    rows = [measure(int(size), args.rounds) for size in args.sizes.split(",")]
+    print("Recall latency (ms unless noted; warm = engine in memory, graph = hops 2)\n")
+    print_table(["entries", "build", "pickle", "cold load ms", "cold 1st recall ms",
+                 "flat p50", "flat p95", "graph p50", "graph p95"], rows)  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

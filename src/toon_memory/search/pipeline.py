@@ -1,0 +1,182 @@
+"""One ranking pass: match, exclude, spread over the graph, fuse, adjust, order.
+
+Invariant: ``rank_entries`` reads the corpus and never changes it; for equal
+inputs it returns equal results. Order: pinned entries first (higher
+priority first), then by final score, ties by key then id. Only entries that
+pass ``signals.eligible`` for the options can appear.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from datetime import date
+
+from toon_memory.search import rank, signals
+from toon_memory.search.corpus import Corpus, entry_links
+from toon_memory.search.options import RecallOptions
+from toon_memory.search.result import Edge, Hit, RecallResult
+from toon_memory.search.tokenize import query_groups
+from toon_memory.search.tokenize import script_family as family_of
+
+_HEX_ID = re.compile(r"^[0-9a-f]{8}$")
+#: Candidates fused and adjusted per query; the rest cannot reach the top.
+POOL = 400
+_INVERSE = {"supersedes": "superseded_by", "superseded_by": "supersedes"}
+
+
+def query_terms(query: str) -> list[tuple[str, ...]]:
+    """Query word groups, plus any 8-hex-digit id written in the query."""
+    groups = query_groups(query)
+    for word in query.lower().split():
+        if _HEX_ID.match(word) and (word,) not in groups:
+            groups.append((word,))
+    return groups
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What one ranking pass needs besides the corpus."""
+
+    opts: RecallOptions
+    today: date
+    session_files: Collection[str]
+    query_family: str
+
+
+def allowed_test(corpus: Corpus, o: RecallOptions, today: date) -> Callable[[str], bool]:
+    """Eligibility as a fast predicate: without filters only TTL/status entries are checked."""
+    entries, conditional = corpus.entries, corpus.conditional
+    if o.as_of or o.from_date or o.to_date or o.category or o.tags or o.path_scope:
+        return lambda node: signals.eligible(entries[node], o, today)
+    return lambda node: node not in conditional or signals.eligible(entries[node], o, today)
+
+
+def rank_entries(
+    corpus: Corpus, o: RecallOptions, today: date, session_files: Collection[str]
+) -> RecallResult:
+    """The ranked answer for validated options ``o`` (not an ids fetch)."""
+    allowed = allowed_test(corpus, o, today)
+    groups = query_terms(o.query)
+    if groups:
+        relevance, hop, via, total = _matched(corpus, o, groups, allowed)
+    else:
+        relevance = {n: signals.auto_importance(e, today) for n, e in corpus.entries.items()}
+        relevance = {n: v for n, v in relevance.items() if allowed(n)}
+        relevance = {n: relevance[n] for n in rank.top(relevance, POOL)}
+        hop, via, total = dict.fromkeys(relevance, -1), {}, len(relevance)
+    families = family_of(o.query) if o.query else ""
+    ctx = Context(o, today, session_files if o.session_bias else (), families)
+    scores = _fuse(corpus, relevance, hop, ctx, total)
+    for node in sorted(corpus.pinned):
+        if node not in scores and allowed(node):
+            scores[node] = _adjust(corpus, node, 0.0, ctx)
+            hop[node] = -1
+
+    def order_key(node: str) -> tuple[int, float, str, str]:
+        entry = corpus.entries[node]
+        return (-entry.priority, -scores[node], entry.key, node)
+
+    order = sorted(scores, key=order_key)[: o.limit]
+    hits = _hits(corpus, order, scores, hop, via, today)
+    return RecallResult(o, tuple(hits), hit_edges(hits), total)
+
+
+def _matched(
+    corpus: Corpus, o: RecallOptions, groups: list[tuple[str, ...]], allowed: Callable[[str], bool]
+) -> tuple[dict[str, float], dict[str, int], dict[str, str], int]:
+    """BM25F matches (spread over the graph in graph mode): relevance, hop, via, count."""
+    index = corpus.index
+    parts = index.score_slots(groups)
+    total = _exclude(corpus, rank.merge(parts), o, allowed)
+    relevance = {index.doc_id(s): total[s] for s in rank.top(total, POOL)}
+    hop: dict[str, int] = dict.fromkeys(relevance, 0)
+    via: dict[str, str] = {}
+    if o.mode == "graph" and relevance:
+        seeds = rank.top_seeds(relevance)
+        hop, via = rank.reach(corpus.graph, seeds, o.hops, allowed)
+        slots = {node: index.slot(node) for node in hop}
+        by_id = [{n: p[s] for n, s in slots.items() if s is not None and s in p} for p in parts]
+        relevance.update(rank.spread(corpus.graph, by_id, seeds, hop, allowed))
+        hop = {node: hop.get(node, 0) for node in relevance}
+    return relevance, hop, via, len(total)
+
+
+def _exclude(
+    corpus: Corpus, total: dict[int, float], o: RecallOptions, allowed: Callable[[str], bool]
+) -> dict[int, float]:
+    """Drop ineligible matches (by index slot), checking as few entries as possible."""
+    doc_id = corpus.index.doc_id
+    strict = o.as_of or o.from_date or o.to_date or o.category or o.tags or o.path_scope
+    if strict or len(total) < len(corpus.conditional):
+        return {slot: v for slot, v in total.items() if allowed(doc_id(slot))}
+    for node in corpus.conditional:
+        slot = corpus.index.slot(node)
+        if slot is not None and slot in total and not allowed(node):
+            del total[slot]
+    return total
+
+
+def _fuse(
+    corpus: Corpus, relevance: dict[str, float], hop: dict[str, int], ctx: Context, n: int
+) -> dict[str, float]:
+    centrality = {node: corpus.centrality(node) for node in relevance}
+    if ctx.opts.rrf:
+        fused = rank.rrf(relevance, centrality, n)
+    else:
+        entries = corpus.entries
+        importance = {n: signals.auto_importance(entries[n], ctx.today) for n in relevance}
+        fused = rank.linear(relevance, centrality, importance, hop)
+    return {node: _adjust(corpus, node, value, ctx) for node, value in fused.items()}
+
+
+def _adjust(corpus: Corpus, node: str, value: float, ctx: Context) -> float:
+    entry = corpus.entries[node]
+    static_bonus, quality_factor = corpus.static[node]
+    value += static_bonus
+    if ctx.query_family and corpus.family.get(node) == ctx.query_family:
+        value += signals.FAMILY_BONUS
+    if ctx.opts.path_scope:
+        value += signals.context_bonus(entry, "", "", ctx.opts.path_scope)
+    value *= quality_factor
+    if signals.in_session(entry, ctx.session_files):
+        value *= signals.SESSION_FACTOR
+    if ctx.opts.smart:
+        value *= signals.freshness(entry, ctx.today)
+        value += 0.1 * signals.auto_importance(entry, ctx.today)
+    return value
+
+
+def _hits(
+    corpus: Corpus,
+    order: list[str],
+    scores: dict[str, float],
+    hop: dict[str, int],
+    via: dict[str, str],
+    today: date,
+) -> list[Hit]:
+    best = max((scores[n] for n in order), default=0.0)
+    hits: list[Hit] = []
+    for node in order:
+        entry = corpus.entries[node]
+        pct = max(0, min(100, round(100 * scores[node] / best))) if best > 0 else 0
+        seed_key = corpus.entries[via[node]].key if node in via else ""
+        why = signals.reasons(entry, pct, today, hop.get(node, 0), seed_key)
+        hits.append(Hit(entry, scores[node], pct, hop.get(node, 0), seed_key, why))
+    return hits
+
+
+def hit_edges(hits: list[Hit]) -> tuple[Edge, ...]:
+    """Edges among the hits, both directions, from their links and [[key]] mentions."""
+    by_key: dict[str, list[int]] = {}
+    for i, hit in enumerate(hits):
+        by_key.setdefault(hit.entry.key, []).append(i)
+    found: dict[tuple[int, int], str] = {}
+    for i, hit in enumerate(hits):
+        for kind, key in entry_links(hit.entry):
+            for j in by_key.get(key, ()):
+                if i != j:
+                    found.setdefault((i, j), kind)
+                    found.setdefault((j, i), _INVERSE.get(kind, kind))
+    return tuple(Edge(i, j, kind) for (i, j), kind in sorted(found.items()))
