@@ -93,6 +93,7 @@ def _after_command(ctx: click.Context, *_: Any, **__: Any) -> None:
 
 def main() -> None:
     from toon_memory.cli import commands, recall_commands  # noqa: F401  (registers commands)
+    from toon_memory.cli import slm_commands  # noqa: F401  (registers `state`)
     from toon_memory.cli import mcp_command  # noqa: F401  (registers `mcp`)
 
     cli(prog_name="toon-memory")

@@ -1,0 +1,131 @@
+"""Hot memory: ``SESSION-STATE.json`` at the workspace root.
+
+Invariant: the file is only ever replaced atomically (``write_atomic``:
+temp file, fsync, rename), every update is a locked read-modify-write that
+keeps keys this module does not know, and ``last_updated`` is set on every
+write. A missing file reads as the empty state. Pure API for the CLI and the
+MCP ``memory_state`` tool: ``read_state``, ``update_state``, ``clear_state``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from toon_memory.clock import now_iso
+from toon_memory.errors import CorruptFileError, InputError
+from toon_memory.store.atomic import write_atomic
+from toon_memory.store.lock import FileLock
+from toon_memory.store.paths import STORE_DIR
+
+STATE_FILE = "SESSION-STATE.json"
+TEXT_FIELDS: tuple[str, ...] = ("current_task",)
+LIST_FIELDS: tuple[str, ...] = ("key_context", "pending_actions", "recent_decisions")
+FIELDS: tuple[str, ...] = (*TEXT_FIELDS, *LIST_FIELDS)
+
+
+def state_path(workspace: Path) -> Path:
+    return Path(workspace) / STATE_FILE
+
+
+def empty_state() -> dict[str, Any]:
+    return {
+        "current_task": "",
+        "key_context": [],
+        "pending_actions": [],
+        "recent_decisions": [],
+        "last_updated": "",
+    }
+
+
+def read_state(workspace: Path) -> dict[str, Any]:
+    """The hot state (every documented field present; unknown keys kept)."""
+    path = state_path(workspace)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return empty_state()
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise CorruptFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise CorruptFileError(path, 1, "expected a JSON object")
+    state = empty_state()
+    state.update(data)
+    for name in LIST_FIELDS:
+        if not isinstance(state[name], list):
+            state[name] = [] if state[name] in (None, "") else [state[name]]
+    if state["current_task"] is None:
+        state["current_task"] = ""
+    return state
+
+
+def write_state(workspace: Path, state: dict[str, Any]) -> dict[str, Any]:
+    """Replace the file with ``state`` (``last_updated`` set now); returns what was written."""
+    data = dict(state)
+    data["last_updated"] = now_iso()
+    text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    write_atomic(state_path(workspace), text.encode("utf-8"))
+    return data
+
+
+def _lock(workspace: Path) -> FileLock:
+    return FileLock(Path(workspace) / STORE_DIR / "session-state.lock")
+
+
+def check_field(name: str, *, list_only: bool = False) -> str:
+    value = str(name or "").strip().replace("-", "_")
+    allowed = LIST_FIELDS if list_only else FIELDS
+    if value not in allowed:
+        raise InputError("field", f"must be one of {', '.join(allowed)}; got {name!r}")
+    return value
+
+
+def update_state(
+    workspace: Path, *, set_fields: dict[str, Any] | None = None,
+    add: dict[str, list[str]] | None = None, clear: list[str] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Set fields, append to list fields, clear fields (in that order); one atomic write.
+
+    ``set_fields`` on a list field replaces the list (a string becomes a
+    one-item list); ``add`` skips a value already present; ``clear`` of a
+    list empties it, of ``current_task`` makes it "".
+    """
+    sets = {check_field(k): v for k, v in (set_fields or {}).items()}
+    adds = {check_field(k, list_only=True): list(v) for k, v in (add or {}).items()}
+    clears = [check_field(k) for k in (clear or [])]
+    with _lock(workspace):
+        state = read_state(workspace)
+        for name, value in sets.items():
+            state[name] = _as_field(name, value)
+        for name, values in adds.items():
+            state[name] = [*state[name], *(v for v in values if v not in state[name])]
+        for name in clears:
+            state[name] = [] if name in LIST_FIELDS else ""
+        return write_state(workspace, state)
+
+
+def clear_state(workspace: Path) -> dict[str, Any]:
+    """Reset every documented field (unknown keys are kept)."""
+    return update_state(workspace, clear=list(FIELDS))
+
+
+def init_state(workspace: Path) -> bool:
+    """Create the file if it is missing; True when created."""
+    with _lock(workspace):
+        if state_path(workspace).exists():
+            return False
+        write_state(workspace, empty_state())
+        return True
+
+
+def _as_field(name: str, value: Any) -> Any:
+    if name in LIST_FIELDS:
+        if isinstance(value, (list, tuple)):
+            return [str(v) for v in value]
+        return [str(value)] if str(value or "").strip() else []
+    if not isinstance(value, str):
+        raise InputError(name, f"must be text; got {value!r}")
+    return value
