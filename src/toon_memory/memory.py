@@ -25,7 +25,7 @@ from toon_memory.remember import RememberResult
 from toon_memory.scoring import evidence_level, find_conflicts, quality_score
 from toon_memory.stats import Stats, compute_stats
 from toon_memory.store import journal
-from toon_memory.store.paths import MemoryPaths, find_project_root
+from toon_memory.store.paths import MemoryPaths, find_project_root, home_dir
 from toon_memory.store.state import State
 from toon_memory.store.store import Store
 from toon_memory.tagging import infer_tags
@@ -50,7 +50,7 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
 
     def __init__(self, project: str | Path | None = None, *, global_store: bool = False) -> None:
         if global_store:
-            self.root = Path.home()
+            self.root = home_dir()
             self.paths = MemoryPaths.for_global()
         else:
             self.root = find_project_root(project)
@@ -244,14 +244,7 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
 
     def pin(self, key: str, priority: int = 1) -> Entry:
         """Pin an entry: it leads every recall, by priority (1-5, 1 first)."""
-        try:
-            level = int(priority)
-        except (TypeError, ValueError):
-            raise InputError(
-                "priority", f"must be a whole number from 1 to 5; got {priority!r}"
-            ) from None
-        if not 1 <= level <= 5:
-            raise InputError("priority", f"must be from 1 to 5; got {level}")
+        level = int(rules.check_number(priority, "priority", 1, 5, int))
         return self._update(key, "key", lambda e: setattr(e, "priority", level))
 
     def unpin(self, key: str) -> Entry:

@@ -80,18 +80,22 @@ def check_importance(importance: str) -> str:
     return value
 
 
+def check_number(value: object, field: str, low: float, high: float, kind: type = float) -> float:
+    """``value`` as a number of ``kind`` within [low, high], or InputError naming ``field``."""
+    noun = "a whole number" if kind is int else "a number"
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        raise InputError(field, f"must be {noun} from {low:g} to {high:g}; got {value!r}") from None
+    if not low <= number <= high:
+        raise InputError(field, f"must be from {low:g} to {high:g}; got {number}")
+    return float(number)
+
+
 def check_confidence(confidence: float | str | None) -> float | None:
     if confidence is None or confidence == "":
         return None
-    try:
-        value = float(confidence)
-    except (TypeError, ValueError):
-        raise InputError(
-            "confidence", f"must be a number from 0 to 1; got {confidence!r}"
-        ) from None
-    if not 0.0 <= value <= 1.0:
-        raise InputError("confidence", f"must be from 0 to 1; got {value}")
-    return value
+    return check_number(confidence, "confidence", 0.0, 1.0)
 
 
 def draft_entry(
