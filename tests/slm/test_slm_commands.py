@@ -210,3 +210,12 @@ def test_installed_script_runs(workspace: Path) -> None:
     done = subprocess.run([str(script), "--json", "-w", str(workspace)],
                           capture_output=True, text=True, check=True)  # fmt: skip
     assert json.loads(done.stdout)["total"] == 0
+
+
+def test_store_survives_a_broken_daily_file(slm: Runner, workspace: Path) -> None:
+    slm("memory-init")
+    (workspace / "memories" / "2026-07-15.json").write_text("{broken", encoding="utf-8")
+    done = slm("memory-store", "--type", "fact", "--content", "kept anyway", "--importance", "0.5")
+    assert "warning" in done.stderr and "2026-07-15.json" in done.stderr
+    assert [m["content"] for m in listed(slm)] == ["kept anyway"]
+    assert (workspace / "memories" / "2026-07-15.json").read_text(encoding="utf-8") == "{broken"

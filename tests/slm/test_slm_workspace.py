@@ -113,3 +113,16 @@ def test_bad_records_are_reported_not_fatal(slm: Runner, tmp_path: Path) -> None
     assert "type" in joined and "content" in joined and "importance" in joined
     missing = slm("memory-import", "--file", str(tmp_path / "nope.json"), check=False)
     assert missing.returncode == 2 and "file" in missing.stderr
+
+
+def test_native_entries_show_in_daily_files_without_duplicates(
+    slm: Runner, toon: Runner, workspace: Path
+) -> None:
+    slm("memory-init")
+    toon("remember", "-c", "warning", "-k", "no-force-push", "-m", "Never force-push main")
+    slm("memory-store", "--type", "fact", "--content", "one", "--importance", "0.5")
+    slm("memory-store", "--type", "fact", "--content", "two", "--importance", "0.5")
+    day = json.loads((workspace / "memories" / "2026-07-15.json").read_text(encoding="utf-8"))
+    native = [m for m in day["memories"] if m["content"] == "Never force-push main"]
+    assert len(native) == 1 and native[0]["type"] == "lesson"
+    assert json.loads(slm("memory-stats", "--json").stdout)["total"] == 3

@@ -10,7 +10,6 @@ or as ``python -m toon_memory.cli.slm_commands memory-store ...``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -86,8 +85,10 @@ def memory_store(type_: str, content: str, importance: str | None, tags: str, co
     """Store a memory (durable before the command exits)."""
     from toon_memory.slm import ops
 
-    entry = ops.store_memory(open_memory(workspace), type_, content, importance, tags=tags,
-                             context=context)  # fmt: skip
+    entry, warnings = ops.store_memory(open_memory(workspace), type_, content, importance,
+                                       tags=tags, context=context)  # fmt: skip
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     emit(entry_json(entry), f"✅ Stored: {entry_line(entry)}", as_json)
 
 
@@ -315,10 +316,6 @@ def state_clear(ctx: Context, fields: tuple[str, ...], as_json: bool) -> None:
     root = state_root(ctx)
     data = update_state(root, clear=list(fields)) if fields else clear_state(root)
     emit(data, render_state(data), as_json)
-
-
-def dump_state(data: dict[str, Any]) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 if __name__ == "__main__":

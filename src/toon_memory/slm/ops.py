@@ -19,7 +19,7 @@ from typing import Any
 
 from toon_memory.clock import now_iso, parse_date, today
 from toon_memory.config import Config
-from toon_memory.errors import InputError
+from toon_memory.errors import InputError, ToonMemoryError
 from toon_memory.memory import Memory
 from toon_memory.model import Entry
 from toon_memory.slm import records as rec
@@ -83,8 +83,12 @@ def init_workspace(memory: Memory) -> dict[str, Any]:
 def store_memory(
     memory: Memory, type_: str, content: str, importance: object, *, tags: object = None,
     context: str = "",
-) -> Entry:  # fmt: skip
-    """Save one memory (durable when this returns), then refresh today's daily file."""
+) -> tuple[Entry, list[str]]:  # fmt: skip
+    """Save one memory (durable when this returns), then refresh today's daily file.
+
+    The memory is stored before the daily file is touched; a daily file that
+    cannot be refreshed gives a warning, never a lost memory.
+    """
     kind = rec.check_type(type_)
     text = rec.check_content(content)
     weight = rec.check_importance(importance)
@@ -102,8 +106,11 @@ def store_memory(
         rec.CATEGORY_OF_TYPE[kind], rec.make_key(kind, text, ident), text, tags=tag_list,
         importance=rec.importance_level(weight), origin="agent", meta={"slm": slm},
     )  # fmt: skip
-    sync_days(memory, {stamp[:10]}, create=True)
-    return result.entry
+    try:
+        sync_days(memory, {stamp[:10]}, create=True)
+    except (ToonMemoryError, OSError) as exc:
+        return result.entry, [f"stored, but memories/{stamp[:10]}.json was not updated: {exc}"]
+    return result.entry, []
 
 
 # -- reading -----------------------------------------------------------------------------
