@@ -24,7 +24,30 @@ from toon_memory.model import Entry
 from toon_memory.search import Engine, RecallOptions
 
 TODAY = date(2026, 7, 15)
-_SYLLABLES = "ka lo mi re tu sa no ve di po ra ne li mo fu ta be co da ge".split()
+_SYLLABLES = tuple(
+    [
+        "ka",
+        "lo",
+        "mi",
+        "re",
+        "tu",
+        "sa",
+        "no",
+        "ve",
+        "di",
+        "po",
+        "ra",
+        "ne",
+        "li",
+        "mo",
+        "fu",
+        "ta",
+        "be",
+        "co",
+        "da",
+        "ge",
+    ]
+)
 
 
 def vocabulary(size: int, rng: random.Random) -> list[str]:

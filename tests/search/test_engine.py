@@ -17,7 +17,20 @@ from toon_memory.search import Engine, RecallOptions, RecallResult
 from toon_memory.search.rank import rrf, rrf_k, shared_ranks
 
 TODAY = date(2026, 7, 15)
-WORDS = ["redis", "cache", "pool", "timeout", "auth", "token", "graph", "node", "edge", "deploy", "docker", "schema"]
+WORDS = [
+    "redis",
+    "cache",
+    "pool",
+    "timeout",
+    "auth",
+    "token",
+    "graph",
+    "node",
+    "edge",
+    "deploy",
+    "docker",
+    "schema",
+]
 
 
 def entry(key: str, content: str, **fields: Any) -> Entry:
@@ -121,7 +134,12 @@ def test_graph_path_is_shortest_and_checks_ends() -> None:
 
 
 def test_shared_ranks_and_rrf() -> None:
-    assert shared_ranks({"a": 3.0, "b": 2.0, "c": 2.0, "d": 1.0}) == {"a": 1, "b": 2, "c": 2, "d": 3}
+    assert shared_ranks({"a": 3.0, "b": 2.0, "c": 2.0, "d": 1.0}) == {
+        "a": 1,
+        "b": 2,
+        "c": 2,
+        "d": 3,
+    }
     assert rrf_k(1) == 3 and rrf_k(100) == 10 and rrf_k(10_000) == 60
     fused = rrf({"a": 2.0, "b": 1.0}, {"a": 1.0, "b": 0.0})
     assert fused["a"] == pytest.approx(1.0) and fused["b"] < fused["a"]
