@@ -19,8 +19,8 @@ SERVER_CMD = [sys.executable, "-m", "toon_memory", "mcp"]
 def make_project(base: Path) -> tuple[Path, Path]:
     """A fresh (project root, home) pair under ``base``."""
     project, home = base / "mcp-project", base / "mcp-home"
-    (project / ".git").mkdir(parents=True)
-    home.mkdir()
+    (project / ".git").mkdir(parents=True, exist_ok=True)
+    home.mkdir(exist_ok=True)
     return project, home
 
 

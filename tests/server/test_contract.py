@@ -80,7 +80,12 @@ def test_one_spelling_no_titles_every_property_typed(listing: list[Any]) -> None
     for tool in listing:
         for name, prop in tool.input_schema["properties"].items():
             assert name == name.lower(), f"{tool.name}.{name} is not snake_case"
-            assert "title" not in prop and prop["type"] in ("string", "integer", "number", "boolean")
+            assert "title" not in prop and prop["type"] in (
+                "string",
+                "integer",
+                "number",
+                "boolean",
+            )
         assert "title" not in tool.input_schema
 
 

@@ -45,7 +45,9 @@ def _wait_listening(port: int, proc: subprocess.Popen[str], timeout: float = 20)
     raise AssertionError("server did not start listening")
 
 
-def _spawn(tmp: Path, port: int, token: str | None, host: str = "127.0.0.1") -> subprocess.Popen[str]:
+def _spawn(
+    tmp: Path, port: int, token: str | None, host: str = "127.0.0.1"
+) -> subprocess.Popen[str]:
     project, home = make_project(tmp)
     env = {**os.environ, **server_env(project, home)}
     env.pop("TOON_MEMORY_TOKEN", None)
@@ -93,7 +95,9 @@ def test_token_and_origin_are_enforced(server: tuple[int, subprocess.Popen[str]]
     assert proc.returncode == 0 and out == ""
 
 
-def test_sdk_client_with_the_token(server: tuple[int, subprocess.Popen[str]]) -> None:
+def test_sdk_client_with_the_token(
+    server: tuple[int, subprocess.Popen[str]], tmp_path: Path
+) -> None:
     port, proc = server
 
     async def play() -> list[Any]:
@@ -115,6 +119,9 @@ def test_sdk_client_with_the_token(server: tuple[int, subprocess.Popen[str]]) ->
     assert found.structured_content["results"][0]["key"] == "team-db"
     _stop(proc)
     assert proc.returncode == 0
+    folder = tmp_path / "mcp-project" / ".toon-memory" / "memory"
+    assert not (folder / "journal.jsonl").exists(), "not compacted on exit"
+    assert "team-db" in (folder / "data.toon").read_text(encoding="utf-8")
 
 
 def test_loopback_without_token_generates_one(tmp_path: Path) -> None:

@@ -2,8 +2,8 @@
 
 Invariant: importing this package imports neither ``mcp`` nor the memory;
 ``serve_stdio``/``serve_http`` import them when called. Whatever way the
-server stops (stdin closed, client gone, SIGTERM, Ctrl-C), the memory is
-closed (compacted) before the process exits, and stdout carries nothing but
+server stops (stdin closed, client gone, SIGTERM/SIGHUP, Ctrl-C), the memory
+is closed (compacted) before the process exits, and stdout carries nothing but
 protocol.
 
 Layout: ``specs`` (published tool surface, pure data), ``args`` (argument
@@ -21,15 +21,11 @@ from typing import Any
 __all__ = ["serve_http", "serve_stdio"]
 
 
-def _interrupt_on_term() -> None:
-    """Make SIGTERM (and SIGHUP) unwind like Ctrl-C, so ``finally`` blocks run."""
-
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    for name in ("SIGTERM", "SIGHUP"):
+def _on_signals(handler: Any) -> None:
+    """Route SIGTERM, SIGHUP and SIGINT to ``handler``."""
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
         if hasattr(signal, name):
-            signal.signal(getattr(signal, name), interrupt)
+            signal.signal(getattr(signal, name), handler)
 
 
 def serve_stdio(project: str | Path | None = None) -> None:
@@ -39,18 +35,24 @@ def serve_stdio(project: str | Path | None = None) -> None:
     from toon_memory.server.app import ToonMemoryServer
 
     server = ToonMemoryServer(project)
-    _interrupt_on_term()
+    _on_signals(server.stop_now)
     try:
         anyio.run(server.run_stdio_async)
-    except KeyboardInterrupt:
-        pass
     finally:
         server.close()
 
 
 def serve_http(project: str | Path | None, host: str, port: int) -> None:
-    """Serve MCP over Streamable HTTP at ``http://host:port/mcp`` (token required)."""
+    """Serve MCP over Streamable HTTP at ``http://host:port/mcp`` (token required).
+
+    uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal
+    to the handler it found: ours turns it into ``KeyboardInterrupt`` so
+    ``run`` reaches its ``finally`` (``close``) and exits 0.
+    """
     from toon_memory.server.http import run
 
-    _interrupt_on_term()
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    _on_signals(interrupt)
     run(project, host, port)

@@ -3,7 +3,8 @@
 Invariant: this package is the only place that imports ``mcp``; this module
 does no work at construction beyond registering names (the memory opens on
 the first call, the tool list is built on the first ``tools/list``). Every
-``Memory`` call runs in a worker thread, one at a time. ``ToonMemoryError``
+``Memory`` call runs in a worker thread, one at a time (a thread lock, which
+``stop_now`` also takes, so a signal never compacts under a running call). ``ToonMemoryError``
 becomes a tool error (``isError``) naming the parameter here and nowhere
 else; ``close()`` compacts the memory if it was opened.
 """
@@ -11,9 +12,11 @@ else; ``close()`` compacts the memory if it was opened.
 from __future__ import annotations
 
 import logging
+import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -89,7 +92,7 @@ class ToonMemoryServer(MCPServer[Any]):
         )
         self._project = project
         self._memory: Memory | None = None
-        self._lock: anyio.Lock | None = None
+        self._serial = threading.Lock()
         self._tools: list[MCPTool] | None = None
         self._register_views()
 
@@ -106,15 +109,26 @@ class ToonMemoryServer(MCPServer[Any]):
 
     async def run_memory(self, func: Callable[[Memory], T]) -> T:
         """Run ``func(memory)`` in a worker thread, one call at a time."""
-        if self._lock is None:
-            self._lock = anyio.Lock()
-        async with self._lock:
-            return await anyio.to_thread.run_sync(lambda: func(self.memory()))
+
+        def call() -> T:
+            with self._serial:
+                return func(self.memory())
+
+        return await anyio.to_thread.run_sync(call)
 
     def close(self) -> None:
         """Compact the memory on the way out (no-op if it was never opened)."""
-        if self._memory is not None:
-            self._memory.close()
+        with self._serial:
+            if self._memory is not None:
+                self._memory.close()
+
+    def stop_now(self, *_: Any) -> NoReturn:
+        """Signal handler: wait for a running call, compact, exit at once.
+
+        (Unwinding instead would wait forever on the thread blocked reading stdin.)
+        """
+        self.close()
+        os._exit(0)
 
     # -- tools -----------------------------------------------------------------------
     async def list_tools(self) -> list[MCPTool]:
