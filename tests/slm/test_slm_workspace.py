@@ -126,3 +126,29 @@ def test_native_entries_show_in_daily_files_without_duplicates(
     native = [m for m in day["memories"] if m["content"] == "Never force-push main"]
     assert len(native) == 1 and native[0]["type"] == "lesson"
     assert json.loads(slm("memory-stats", "--json").stdout)["total"] == 3
+
+
+def test_export_into_the_workspace_keeps_hand_edits(slm: Runner, workspace: Path) -> None:
+    build_slm_workspace(workspace)
+    slm("memory-init")
+    md = workspace / "MEMORY.md"
+    md.write_text(MEMORY_MD + "\n## Hand-written\n\nAdded after the import.\n", "utf-8")
+    slm("memory-export", "--format", "workspace", "--output", ".")
+    text = md.read_text(encoding="utf-8")
+    assert text.startswith(MEMORY_MD.rstrip("\n")) and "Added after the import." in text
+    hits = json.loads(slm("memory-search", "hand-written", "--json").stdout)["results"]
+    assert hits and hits[0]["type"] == "context"
+
+
+def test_inserting_a_memory_md_section_adds_only_that_section(
+    slm: Runner, workspace: Path, tmp_path: Path
+) -> None:
+    build_slm_workspace(workspace)
+    slm("memory-init")
+    edited = MEMORY_MD.replace("## Deployment", "## Testing\n\nRun pytest -q.\n\n## Deployment")
+    (workspace / "MEMORY.md").write_text(edited, encoding="utf-8")
+    done = json.loads(slm("memory-import", "--file", "MEMORY.md", "--json").stdout)
+    assert done["added"] == 1 and done["updated"] == 0
+    slm("memory-export", "--format", "workspace", "--output", str(tmp_path / "out"))
+    sections = split_markdown((tmp_path / "out" / "MEMORY.md").read_text(encoding="utf-8"))
+    assert [h for h, _ in sections].count("Deployment") == 1 and len(sections) == 4

@@ -3,9 +3,10 @@
 Invariant: every input is validated (``InputError`` naming the field) before
 anything is written; memories go into the store only through ``Memory``
 (``remember``, ``import_``, ``forget``, ``archive``), so a store that returns
-is durable (the journal is fsync'd) before any workspace file is touched;
-workspace files are then written atomically and only ever rebuilt from the
-store after the store has taken in what they held.
+is durable (the journal is fsync'd) before any workspace file is touched.
+Workspace files are written atomically; a daily file (on store) or the
+workspace's own MEMORY.md (on export) is rebuilt only after the store has
+taken in what it held, so records another tool or a human added survive.
 """
 
 from __future__ import annotations
@@ -258,7 +259,14 @@ def export_json(memory: Memory, output: Path) -> int:
 
 
 def export_workspace(memory: Memory, folder: Path) -> list[str]:
-    """Write MEMORY.md and memories/ into ``folder``; returns the files written."""
+    """Write MEMORY.md and memories/ into ``folder``; returns the files written.
+
+    Exporting into the workspace itself first takes in MEMORY.md, so edits made
+    there by hand since the last import are kept, not overwritten.
+    """
+    markdown = Path(folder) / ws.MEMORY_MD
+    if markdown.is_file() and Path(folder).resolve() == workspace(memory).resolve():
+        import_path(memory, markdown)
     files = ws.render_workspace(memory.entries())
     for name, text in files.items():
         write_atomic(Path(folder) / name, text.encode("utf-8"))

@@ -218,10 +218,17 @@ def lesson_row(record: dict[str, Any], pos: int) -> dict[str, Any]:
     )  # fmt: skip
 
 
-def section_row(section: str, heading: str, pos: int, timestamp: str) -> dict[str, Any]:
-    """A row for one section of MEMORY.md (kept verbatim)."""
+def section_row(
+    section: str, heading: str, pos: int, timestamp: str, occurrence: int = 1
+) -> dict[str, Any]:
+    """A row for one section of MEMORY.md (kept verbatim), keyed by its heading.
+
+    The key comes from the heading and its occurrence (not the position), so a
+    section inserted above others does not change their keys.
+    """
+    ident = f"{occurrence}:{heading}"
     return entry_row(
-        type_="context", key=make_key("memory-md", heading or "preamble", f"{pos}:{heading}"),
+        type_="context", key=make_key("memory-md", heading or "preamble", ident),
         content=section, importance=0.8, timestamp=timestamp, source="MEMORY.md",
         record={"heading": heading}, tags=[], pos=pos,
     )  # fmt: skip

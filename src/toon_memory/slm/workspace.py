@@ -98,8 +98,11 @@ def split_markdown(text: str) -> list[tuple[str, str]]:
 
 def read_markdown(text: str, rows: Rows) -> None:
     stamp = now_iso()
+    seen: dict[str, int] = {}
     for pos, (heading, body) in enumerate(split_markdown(text)):
-        rows.add(f"{MEMORY_MD} section {pos + 1}", partial(rec.section_row, body, heading, pos, stamp))
+        seen[heading] = seen.get(heading, 0) + 1
+        build = partial(rec.section_row, body, heading, pos, stamp, seen[heading])
+        rows.add(f"{MEMORY_MD} section {pos + 1}", build)
 
 
 def _records(data: Any, name: str, label: str, rows: Rows) -> list[tuple[int, dict[str, Any]]]:
