@@ -152,6 +152,7 @@ def merge_entries(
     merged.tags = split_list(old.tags + new.tags, ";")
     merged.links = split_list(old.links + new.links, " ")
     merged.confidence = max(old.confidence, new.confidence)
+    merged.meta.update(new.meta)
     merged.date = new.date
     merged.updated = new.updated
     if IMPORTANCE_RANK[new.importance] > IMPORTANCE_RANK[old.importance]:

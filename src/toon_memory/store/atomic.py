@@ -26,11 +26,22 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _copy_mode(path: Path, fd: int) -> None:
+    """Give the temp file the target's permissions (0644 for a new file), not mkstemp's 0600."""
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        mode = 0o644
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+
+
 def write_temp(path: Path, data: bytes) -> Path:
     """Write ``data`` to a fsync'd temp file beside ``path``; return its path."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        _copy_mode(path, fd)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
