@@ -100,3 +100,17 @@ def test_camel_case_aliases() -> None:
     recall = next(s for s in TOOLS if s.name == "memory_recall")
     spellings = {s for p in recall.params for s in p.spellings}
     assert {"sessionBias", "pathScope", "asOf", "fromDate", "budgetTokens"} <= spellings
+
+
+def test_unknown_tool_is_a_protocol_error() -> None:
+    from mcp.shared.exceptions import MCPError
+
+    async def call() -> str:
+        async with Client(ToonMemoryServer()) as client:
+            try:
+                await client.call_tool("memory_teleport", {})
+            except MCPError as exc:
+                return str(exc)
+        return "no error"
+
+    assert "Unknown tool: memory_teleport" in anyio.run(call)
