@@ -1,10 +1,11 @@
 """LoCoMo evidence recall: every turn stored as an entry, as the dataset README defines.
 
-Run: ``python -m benchmarks.retrieval.locomo [--data DIR] [--hops N]``.
+Run: ``python -m benchmarks.retrieval.locomo [--data DIR]``.
 Prints evidence recall@5, recall@10 and hit@5, overall and per question
 category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop), for the
 rank_bm25 baseline (BM25Okapi over lower-cased ``\\w+`` tokens of speaker,
-text, caption and date), our flat mode and our graph mode, in one run.
+text, caption and date), our flat mode and our graph mode (hops 1 and 2),
+in one run.
 Skips with a message (exit 0) when the dataset folder is absent.
 """
 
@@ -110,7 +111,7 @@ def engine_ranker(engine: Engine, mode: str, hops: int) -> Ranker:
     return rank
 
 
-def evaluate(data: Path, hops: int) -> dict[str, dict[str, list[float]]]:
+def evaluate(data: Path) -> dict[str, dict[str, list[float]]]:
     """system -> metric name -> one value per question (metric names carry the category)."""
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for path in sorted(data.glob("conv-*.json")):
@@ -120,7 +121,8 @@ def evaluate(data: Path, hops: int) -> dict[str, dict[str, list[float]]]:
         rankers = {
             "rank_bm25 baseline": baseline_ranker(conv, entries),
             "toon-memory flat": engine_ranker(engine, "flat", 1),
-            f"toon-memory graph (hops {hops})": engine_ranker(engine, "graph", hops),
+            "toon-memory graph (hops 1)": engine_ranker(engine, "graph", 1),
+            "toon-memory graph (hops 2)": engine_ranker(engine, "graph", 2),
         }
         for question in load_questions(conv):
             for system, ranker in rankers.items():
@@ -153,12 +155,11 @@ def report(scores: dict[str, dict[str, list[float]]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--hops", type=int, default=1, choices=(1, 2))
     args = parser.parse_args(argv)
     if not args.data.is_dir() or not any(args.data.glob("conv-*.json")):
         print(f"LoCoMo data not found at {args.data}: benchmark skipped.")
         return 0
-    report(evaluate(args.data, args.hops))
+    report(evaluate(args.data))
     return 0
 
 

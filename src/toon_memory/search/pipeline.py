@@ -8,6 +8,7 @@ pass ``signals.eligible`` for the options can appear.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -78,7 +79,7 @@ def rank_entries(
         entry = corpus.entries[node]
         return (-entry.priority, -scores[node], entry.key, node)
 
-    order = sorted(scores, key=order_key)[: o.limit]
+    order = heapq.nsmallest(o.limit or 0, scores, key=order_key)
     hits = _hits(corpus, order, scores, hop, via, today)
     return RecallResult(o, tuple(hits), hit_edges(hits), total)
 
@@ -99,6 +100,7 @@ def _matched(
         slots = {node: index.slot(node) for node in hop}
         by_id = [{n: p[s] for n, s in slots.items() if s is not None and s in p} for p in parts]
         relevance.update(rank.spread(corpus.graph, by_id, seeds, hop, allowed))
+        relevance = {node: relevance[node] for node in rank.top(relevance, POOL)}
         hop = {node: hop.get(node, 0) for node in relevance}
     return relevance, hop, via, len(total)
 

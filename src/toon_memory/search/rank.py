@@ -116,12 +116,12 @@ def reach(
     for distance in range(1, hops + 1):
         nxt: list[str] = []
         for node in frontier:
-            for other in sorted(graph.neighbours(node)):
+            for other in graph.neighbours(node):
                 if other not in hop and allowed(other):
                     hop[other] = distance
                     via[other] = origin[other] = origin[node]
                     nxt.append(other)
-        frontier = nxt
+        frontier = sorted(nxt)
     return hop, via
 
 
@@ -134,8 +134,8 @@ def spread(
 ) -> dict[str, float]:
     """Per-word relevance spread from the seeds along the graph, 0.5^d decay per hop.
 
-    ``parts`` holds one ``{id: score}`` per query word (at least for every
-    node of ``hop``). For every word, a node keeps the best of its own score
+    ``parts`` holds one ``{id: score}`` per query word (every node of ``hop``
+    that matched it). For every word, a node keeps the best of its own score
     and the decayed scores of the seeds within reach; its graph relevance is
     the sum over words. So a neighbour that holds *another* word of the query
     (the answer after the question) lifts a node, while the same word twice
@@ -145,7 +145,7 @@ def spread(
     balls = {seed: _ball(graph, seed, hops, allowed) for seed in seeds}
     relevance = dict.fromkeys(hop, 0.0)
     for part in parts:
-        best = {node: part.get(node, 0.0) for node in hop}
+        best = dict(part)
         for seed in seeds:
             value = part.get(seed, 0.0)
             if value <= 0.0:
