@@ -109,3 +109,26 @@ def test_imports_typescript_sample_files_when_shared_is_present(project: Path) -
         assert report["added"] + report["skipped"] == count, report
     stats = json.loads(run_cli("stats", "--json", project=project, check=True).stdout)
     assert stats["total"] == 11 and stats["active"] == 10
+
+
+def test_search_filters_by_all_tags_and_category(project: Path) -> None:
+    run_cli("remember", "-c", "bug", "-k", "a", "-m", "redis pool timeout", "--tags", "redis;prod",
+            project=project, check=True)  # fmt: skip
+    run_cli(
+        "remember",
+        "-c",
+        "bug",
+        "-k",
+        "b",
+        "-m",
+        "redis cache miss",
+        "--tags",
+        "redis",
+        project=project,
+        check=True,
+    )
+    run_cli("remember", "-c", "decision", "-k", "c", "-m", "redis as the cache", "--tags", "redis;prod",
+            project=project, check=True)  # fmt: skip
+    done = run_cli("search", "redis", "--tags", "redis;prod", "--category", "bug", "--json",
+                   "--budget-tokens", "0", project=project, check=True)  # fmt: skip
+    assert [r["key"] for r in json.loads(done.stdout)["results"]] == ["a"]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from toon_memory.clock import today
 from toon_memory.errors import InputError
-from toon_memory.model import Entry
+from toon_memory.model import Entry, split_list
 from toon_memory.store.git import session_files
 
 if TYPE_CHECKING:
@@ -68,10 +68,13 @@ class RecallMixin:
 
     def search(self, query: str = "", **options: Any) -> RecallResult:
         """Recall with filters: category, tags (all must match), dates, path scope."""
-        dated = bool(options.get("from_date") or options.get("to_date"))
-        session = self._session(bool(options.get("session_bias", False)))
-        engine = self._engine(with_archive=dated)
-        return self._record(engine.search(query, today=today(), session_files=session, **options))
+        from toon_memory.search import RecallOptions
+
+        tags = options.pop("tags", None)
+        opts = RecallOptions(query=query, tags=tuple(split_list(tags, ";,")), **options)
+        engine = self._engine(with_archive=bool(opts.from_date or opts.to_date))
+        session = self._session(opts.session_bias)
+        return self._record(engine.recall(opts, today=today(), session_files=session))
 
     def suggest(self, context: str, limit: int = 5) -> list[Entry]:
         """Entries related to a free-text context (no access recorded)."""
