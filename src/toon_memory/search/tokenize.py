@@ -83,6 +83,17 @@ def _split_humps(run: str) -> list[str]:
     return parts if len(parts) > 1 else [run]
 
 
+@lru_cache(maxsize=262144)
+def _run_words(run: str) -> tuple[str, ...]:
+    if _re("cjk").match(run):
+        return (run,)
+    parts = _split_humps(run)
+    out = [part.casefold() for part in parts]
+    if len(parts) > 1:
+        out.append(run.casefold())
+    return tuple(out)
+
+
 def words(text: str) -> list[str]:
     """The case-folded words of ``text`` (identifiers split, CJK runs whole), in order.
 
@@ -91,13 +102,7 @@ def words(text: str) -> list[str]:
     """
     out: list[str] = []
     for run in _re("run").findall(text):
-        if _re("cjk").match(run):
-            out.append(run)
-            continue
-        parts = _split_humps(run)
-        out.extend(part.casefold() for part in parts)
-        if len(parts) > 1:
-            out.append(run.casefold())
+        out.extend(_run_words(run))
     return out
 
 
@@ -138,6 +143,16 @@ def _is_stop(word: str, lang: str) -> bool:
     return word in STOPWORDS[lang] or (lang != "en" and word in STOPWORDS["en"])
 
 
+@lru_cache(maxsize=262144)
+def _word_groups(word: str, lang: str) -> tuple[tuple[str, ...], ...]:
+    """The term groups of one word: CJK bigrams, nothing for a stopword, else its stems."""
+    if _re("cjk").match(word):
+        return tuple((gram,) for gram in _cjk_bigrams(word))
+    if _is_stop(word, lang):
+        return ()
+    return (_stems(word, lang),)
+
+
 def word_groups(text: str, lang: str | None = None) -> list[tuple[str, ...]]:
     """One tuple of alternative terms per kept word of ``text``, in order.
 
@@ -147,10 +162,7 @@ def word_groups(text: str, lang: str | None = None) -> list[tuple[str, ...]]:
     language = lang or detect_language(text)
     groups: list[tuple[str, ...]] = []
     for word in words(text):
-        if _re("cjk").match(word):
-            groups.extend((gram,) for gram in _cjk_bigrams(word))
-        elif not _is_stop(word, language):
-            groups.append(_stems(word, language))
+        groups.extend(_word_groups(word, language))
     return groups
 
 
@@ -170,17 +182,10 @@ def query_groups(text: str) -> list[tuple[str, ...]]:
     out: list[tuple[str, ...]] = []
     filler: list[tuple[str, ...]] = []
     for word in words(text):
-        if _re("cjk").match(word):
-            groups: list[tuple[str, ...]] = [(gram,) for gram in _cjk_bigrams(word)]
-        elif _is_stop(word, lang):
-            continue
-        else:
-            groups = [_stems(word, lang)]
-        for group in groups:
-            if group in seen:
-                continue
-            seen.add(group)
-            (filler if fold(word) in QUERY_FILLER else out).append(group)
+        for group in _word_groups(word, lang):
+            if group not in seen:
+                seen.add(group)
+                (filler if fold(word) in QUERY_FILLER else out).append(group)
     return out or filler
 
 
