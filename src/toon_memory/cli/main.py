@@ -92,8 +92,7 @@ def _after_command(ctx: click.Context, *_: Any, **__: Any) -> None:
 
 
 def main() -> None:
-    from toon_memory.cli import commands, recall_commands  # noqa: F401  (registers commands)
-    from toon_memory.cli import slm_commands  # noqa: F401  (registers `state`)
-    from toon_memory.cli import mcp_command  # noqa: F401  (registers `mcp`)
+    # Importing these modules registers their commands on ``cli``.
+    from toon_memory.cli import commands, mcp_command, recall_commands, slm_commands  # noqa: F401
 
     cli(prog_name="toon-memory")
