@@ -72,7 +72,9 @@ def memory_init(workspace: str | None, as_json: bool) -> None:
 
 
 @click.command("memory-store", context_settings=SETTINGS)
-@click.option("--type", "type_", required=True, help="preference, decision, fact, lesson or context.")
+@click.option(
+    "--type", "type_", required=True, help="preference, decision, fact, lesson or context."
+)
 @click.option("--content", required=True, help="The memory itself.")
 @click.option("--importance", default=None, help="0..1 (default 0.5).")
 @click.option("--tags", default="", help="Tags separated by commas.")
@@ -103,9 +105,19 @@ def memory_search(query: tuple[str, ...], limit: int, workspace: str | None, as_
     from toon_memory.slm import ops
 
     found = ops.search(open_memory(workspace), " ".join(query), limit)
-    data = {"query": " ".join(query), "results": [
-        {**entry_json(s.entry), "totalScore": round(s.total, 4), "relevance": round(s.relevance, 4),
-         "importanceBoost": s.importance, "recencyBoost": round(s.recency, 4)} for s in found]}
+    data = {
+        "query": " ".join(query),
+        "results": [
+            {
+                **entry_json(s.entry),
+                "totalScore": round(s.total, 4),
+                "relevance": round(s.relevance, 4),
+                "importanceBoost": s.importance,
+                "recencyBoost": round(s.recency, 4),
+            }
+            for s in found
+        ],
+    }
     lines = [f"{n}. {entry_line(s.entry)}  score {s.total:.2f}" for n, s in enumerate(found, 1)]
     emit(data, "\n".join(lines) or "No memories found.", as_json)
 
@@ -148,8 +160,14 @@ def memory_stats(workspace: str | None, as_json: bool) -> None:
 
 
 @click.command("memory-export", context_settings=SETTINGS)
-@click.option("--format", "format_", type=click.Choice(["json", "workspace"]), default="json",
-              show_default=True, help="json: one backup file; workspace: MEMORY.md + memories/.")
+@click.option(
+    "--format",
+    "format_",
+    type=click.Choice(["json", "workspace"]),
+    default="json",
+    show_default=True,
+    help="json: one backup file; workspace: MEMORY.md + memories/.",
+)
 @click.option("--output", required=True, help="File (json) or folder (workspace).")
 @workspace_option
 @json_option
@@ -169,8 +187,12 @@ def memory_export(format_: str, output: str, workspace: str | None, as_json: boo
 
 
 @click.command("memory-import", context_settings=SETTINGS)
-@click.option("--file", "file_", required=True,
-              help="A backup, a memories/*.json file, MEMORY.md, a workspace folder or our export.")
+@click.option(
+    "--file",
+    "file_",
+    required=True,
+    help="A backup, a memories/*.json file, MEMORY.md, a workspace folder or our export.",
+)
 @workspace_option
 @json_option
 @handles_errors
@@ -213,7 +235,9 @@ def memory_deduplicate(workspace: str | None, as_json: bool) -> None:
 
 
 @click.command("memory-cleanup", context_settings=SETTINGS)
-@click.option("--days", default=30, show_default=True, type=int, help="Daily files older than this.")
+@click.option(
+    "--days", default=30, show_default=True, type=int, help="Daily files older than this."
+)
 @workspace_option
 @json_option
 @handles_errors
