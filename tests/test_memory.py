@@ -244,3 +244,15 @@ def test_opening_a_typescript_file_migrates_it_and_keeps_the_original(project: P
     assert originals and originals[0].read_bytes() == fixture.read_bytes()
     data = toon_format.loads((folder / "data.toon").read_text(), strict=True)
     assert sorted(row["key"] for row in data["entries"]) == sorted(keys)
+
+
+def test_graph_mode_spreads_two_hops_by_default(memory: Memory) -> None:
+    memory.remember(
+        "decision", "risk-engine", "The engine prioritizes risk over speed", links="spec"
+    )
+    memory.remember("knowledge", "spec", "Specification document", links="arch")
+    memory.remember("pattern", "arch", "Layered architecture")
+    graph = memory.recall("risk", mode="graph")
+    assert graph.options.hops == 2 and "arch" in graph.keys
+    assert memory.recall("risk").options.hops == 1
+    assert "arch" not in memory.recall("risk", mode="graph", hops=1).keys

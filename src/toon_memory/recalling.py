@@ -50,6 +50,8 @@ class RecallMixin:
         """Ranked recall; see ``search.RecallOptions`` for every option."""
         from toon_memory.search import RecallOptions
 
+        if options.get("hops") is None:  # graph mode spreads 2 hops unless told otherwise
+            options["hops"] = 2 if options.get("mode") == "graph" else 1
         opts = RecallOptions(query=query, **options)
         dated = bool(opts.from_date or opts.to_date)
         engine = self._engine(with_archive=dated)

@@ -44,7 +44,10 @@ def recall_options(func: Any) -> Any:
     "--mode", type=click.Choice(["flat", "graph", "index"]), default="flat", show_default=True
 )
 @click.option(
-    "--hops", type=int, default=1, show_default=True, help="Graph expansion depth (1 or 2)."
+    "--hops",
+    type=int,
+    default=None,
+    help="Graph expansion depth, 1 or 2 (default 2 in graph mode).",
 )
 @click.option("--ids", default="", help="Fetch these ids or keys, in this order.")
 @click.option("--compact", is_flag=True, help="Numbered, denser output.")
@@ -54,7 +57,7 @@ def recall_options(func: Any) -> Any:
 @json_option
 @pass_ctx
 @handles_errors
-def recall(ctx: Context, /, query: str, mode: str, hops: int, ids: str, compact: bool, no_rrf: bool,
+def recall(ctx: Context, /, query: str, mode: str, hops: int | None, ids: str, compact: bool, no_rrf: bool,
            as_of: str, as_json: bool, **options: Any) -> None:  # fmt: skip
     """Find the entries that matter for QUERY, best first."""
     result = ctx.memory.recall(query, mode=mode, hops=hops, ids=ids or None, compact=compact,
