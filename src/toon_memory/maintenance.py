@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toon_memory.errors import ToonMemoryError
-from toon_memory.store.backups import create_backup, list_backups, restore_backup
 
 if TYPE_CHECKING:
     from toon_memory.store.paths import MemoryPaths
@@ -25,13 +24,19 @@ class MaintenanceMixin:
 
     def backup(self) -> Path:
         """A timestamped full copy in backups/ (newest 10 kept)."""
+        from toon_memory.store.backups import create_backup
+
         return create_backup(self.store)
 
     def backups(self) -> list[Path]:
+        from toon_memory.store.backups import list_backups
+
         return list_backups(self.paths)
 
     def restore(self, backup: str | Path | None = None) -> tuple[Path, Path | None]:
         """Bring back the newest good backup; the replaced data.toon is kept beside it."""
+        from toon_memory.store.backups import restore_backup
+
         return restore_backup(self.store, Path(backup) if backup else None)
 
     def compact(self) -> bool:

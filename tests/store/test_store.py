@@ -131,14 +131,12 @@ def test_compaction_carries_over_a_tail_written_meanwhile(paths: MemoryPaths, la
     assert sorted(e.key for e in first.state().entries.values()) == ["key-1", "key-2"]
 
 
-def test_tampered_cache_is_ignored(paths: MemoryPaths) -> None:
+def test_damaged_cache_is_a_miss_and_lives_outside_the_project(paths: MemoryPaths) -> None:
     store = Store(paths)
     _put(store, _entry(1))
-    cache = paths.cache / "state.pickle"
-    assert cache.exists()
-    blob = bytearray(cache.read_bytes())
-    blob[-5] ^= 0xFF
-    cache.write_bytes(bytes(blob))
+    cache = paths.cache
+    assert cache.exists() and paths.folder not in cache.parents
+    cache.write_bytes(cache.read_bytes()[:-40])
     assert [e.key for e in Store(paths).state().entries.values()] == ["key-1"]
 
 

@@ -2,10 +2,9 @@
 
 Invariant: after ``upsert``/``remove``, the index, the graph (once built) and
 every cache describe exactly the entries held, whatever their status. The
-pickled form holds the entries, the packed index and the node degrees; the
-link graph itself is rebuilt from the entries on first need (a graph query,
-or any change), so a cold process that only runs flat recall never pays
-for it.
+pickled form holds the entries, the packed index and the link graph, so a
+cold process can apply a change incrementally instead of rebuilding the
+graph (about 0.1 s at 10,000 entries).
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ FIELD_WEIGHTS: dict[str, float] = {
     "id": 1.0, "category": 0.5, "key": 3.0, "content": 1.0, "file": 1.5, "tags": 2.5,
 }  # fmt: skip
 #: Bump when the tokenizer, the weights or the pickled layout change (part of a cache key).
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
 
 
@@ -57,24 +56,10 @@ class Corpus:
         self.conditional: set[str] = set()
         self.pinned: set[str] = set()
         self.index = BM25Index(FIELD_WEIGHTS)
-        self._graph: LinkGraph | None = LinkGraph()
-        self._degrees: dict[str, int] = {}
-        self._max_degree = 0
-
-    @property
-    def graph(self) -> LinkGraph:
-        """The link graph, rebuilt from the entries when it was not pickled."""
-        if self._graph is None:
-            graph = LinkGraph()
-            for entry in self.entries.values():
-                graph.add(entry.id, entry.key, entry_links(entry))
-            self._graph = graph
-        return self._graph
+        self.graph = LinkGraph()
 
     def centrality(self, node: str) -> float:
-        if self._graph is not None:
-            return self._graph.centrality(node)
-        return self._degrees.get(node, 0) / self._max_degree if self._max_degree else 0.0
+        return self.graph.centrality(node)
 
     def upsert(self, entry: Entry) -> None:
         graph = self.graph
@@ -103,13 +88,9 @@ class Corpus:
 
     def ids_of(self, key: str) -> list[str]:
         """Ids of the entries that have this key (every version)."""
-        if self._graph is not None:
-            return sorted(self._graph.ids_of(key))
-        return sorted(i for i, e in self.entries.items() if e.key == key)
+        return sorted(self.graph.ids_of(key))
 
     def __getstate__(self) -> dict[str, Any]:
-        graph = self._graph
-        degrees = {n: graph.degree(n) for n in self.entries} if graph else self._degrees
         return {
             "version": INDEX_VERSION,
             "entries": self.entries,
@@ -118,7 +99,7 @@ class Corpus:
             "conditional": self.conditional,
             "pinned": self.pinned,
             "index": self.index,
-            "degrees": {n: d for n, d in degrees.items() if d},
+            "graph": self.graph,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -130,6 +111,4 @@ class Corpus:
         self.conditional = state["conditional"]
         self.pinned = state["pinned"]
         self.index = state["index"]
-        self._degrees = state["degrees"]
-        self._max_degree = max(self._degrees.values(), default=0)
-        self._graph = None
+        self.graph = state["graph"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 
@@ -38,6 +37,8 @@ def _copy_mode(path: Path, fd: int) -> None:
 
 def write_temp(path: Path, data: bytes) -> Path:
     """Write ``data`` to a fsync'd temp file beside ``path``; return its path."""
+    import tempfile  # the write path only; reads never pay for it
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -6,13 +6,14 @@ git, or on any error, the answer is an empty set.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 TIMEOUT = 2.0
 
 
 def _git(root: Path, *args: str) -> list[str]:
+    import subprocess  # only when session bias is asked for
+
     try:
         done = subprocess.run(
             ["git", *args], cwd=root, capture_output=True, text=True, timeout=TIMEOUT, check=False

@@ -2,8 +2,8 @@
 
 Invariant: project discovery never picks the home folder (it holds the
 global store), never climbs above the repository root, and honours
-``--project`` / ``TOON_MEMORY_PROJECT`` first. Only computes paths; the one
-filesystem access is ``exists`` checks while walking up.
+``--project`` / ``TOON_MEMORY_PROJECT`` first. Only computes paths; the
+filesystem accesses are ``exists`` checks while walking up and resolving.
 """
 
 from __future__ import annotations
@@ -85,7 +85,15 @@ class MemoryPaths:
 
     @property
     def cache(self) -> Path:
-        return self.folder / ".cache"
+        """The derived cache file: under the user's home, never in the project.
+
+        A cache is unpickled, so it must be one only this user wrote: a file
+        committed to a cloned repository is never read.
+        """
+        import hashlib
+
+        digest = hashlib.sha256(str(self.folder.resolve()).encode()).hexdigest()[:24]
+        return home_dir() / STORE_DIR / "cache" / f"{digest}.pickle"
 
     @property
     def gitignore(self) -> Path:

@@ -35,7 +35,7 @@ T = TypeVar("T")
 EAGER_COMPACT_BYTES = 64 * 1024
 MIN_JOURNAL_BYTES = 256 * 1024
 CACHE_REFRESH_BYTES = 64 * 1024
-GITIGNORE = ".cache/\n.lock\njournal.jsonl\naccess.log\n*.tmp\n"
+GITIGNORE = ".lock\njournal.jsonl\naccess.log\n*.tmp\n"
 
 
 def _ino(path: Path) -> tuple[int | None, int]:
@@ -67,7 +67,7 @@ class Store:
         """The current state, brought up to date with the files (cheap when unchanged)."""
         if self._state is not None and self._pos is not None and self._catch_up(self._pos):
             return self._state
-        cached = load_cache(self.paths.cache / "state.pickle")
+        cached = load_cache(self.paths.cache)
         if cached is not None:
             self._pos, self._state = cached
             if self._state.derived is None and self._make_derived is not None:
@@ -157,7 +157,7 @@ class Store:
     def save_cache(self) -> None:
         if self._state is not None and self._pos is not None:
             notices, self._state.notices = self._state.notices, []
-            save_cache(self.paths.cache / "state.pickle", self._pos, self._state)
+            save_cache(self.paths.cache, self._pos, self._state)
             self._state.notices = notices
 
     # -- writing ---------------------------------------------------------
