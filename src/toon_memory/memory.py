@@ -8,7 +8,7 @@ and two processes never lose each other's writes. Reads never write
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from toon_memory.clock import is_expired, now_iso, resolve_since, today
 from toon_memory.config import Config, load_config
 from toon_memory.errors import InputError, NotFoundError
 from toon_memory.maintenance import MaintenanceMixin
-from toon_memory.model import CATEGORIES, Entry, Summary, split_list
+from toon_memory.model import CATEGORIES, Entry, EntryMap, Summary, split_list
 from toon_memory.recalling import RecallMixin
 from toon_memory.remember import RememberResult
 from toon_memory.scoring import evidence_level, find_conflicts, quality_score
@@ -35,10 +35,10 @@ FORGET_ACTIONS = ("soft", "hard", "restore", "supersede")
 TAG_ACTIONS = ("add", "remove", "set")
 
 
-def _build_engine(entries: Iterable[Entry]) -> Any:
+def _build_engine(entries: EntryMap) -> Any:
     from toon_memory.search import Engine
 
-    return Engine.build(entries)
+    return Engine.over(entries)
 
 
 class Memory(RecallMixin, MaintenanceMixin, TransferMixin):

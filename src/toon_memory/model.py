@@ -8,7 +8,9 @@ content survives a save and a load unchanged. This module does no I/O.
 from __future__ import annotations
 
 import json
+import marshal
 import re
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -58,11 +60,6 @@ class Entry:
     created: str = ""
     updated: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
-
-    def __reduce__(self) -> tuple[type[Entry], tuple[Any, ...]]:
-        # Positional reconstruction unpickles about twice as fast as the
-        # default slots state: the cache holds every entry of a memory.
-        return (Entry, tuple(getattr(self, name) for name in ATTRIBUTES))
 
     @property
     def active(self) -> bool:
@@ -210,3 +207,51 @@ class Summary:
 
     def to_row(self) -> dict[str, Any]:
         return {"file": self.file, "summary": self.summary, "date": self.date}
+
+
+def _pack(entry: Entry) -> bytes:
+    return marshal.dumps(tuple(getattr(entry, name) for name in ATTRIBUTES))
+
+
+def _unpack(blob: bytes) -> Entry:
+    return Entry(*marshal.loads(blob))
+
+
+class EntryMap(MutableMapping[str, Entry]):
+    """Entries by id, in insertion order, shared by the store's state and the search engine.
+
+    Pickles each entry as one ``marshal`` blob and turns a blob back into an
+    ``Entry`` on first access, so a cold process that answers one recall
+    builds only the entries it touches (the cache holds every entry).
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: dict[str, Entry | bytes] | None = None) -> None:
+        self._data: dict[str, Entry | bytes] = data if data is not None else {}
+
+    def __getitem__(self, entry_id: str) -> Entry:
+        value = self._data[entry_id]
+        if isinstance(value, bytes):
+            value = _unpack(value)
+            self._data[entry_id] = value  # an existing key keeps its place
+        return value
+
+    def __setitem__(self, entry_id: str, entry: Entry) -> None:
+        self._data[entry_id] = entry
+
+    def __delitem__(self, entry_id: str) -> None:
+        del self._data[entry_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self._data
+
+    def __reduce__(self) -> tuple[type[EntryMap], tuple[dict[str, bytes]]]:
+        packed = {k: v if isinstance(v, bytes) else _pack(v) for k, v in self._data.items()}
+        return (EntryMap, (packed,))

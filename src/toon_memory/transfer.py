@@ -174,13 +174,13 @@ class TransferMixin:
         def apply(state: State) -> tuple[list[journal.Op], ImportReport]:
             seen: set[str] = set()
             ops: list[journal.Op] = []
-            taken = dict(state.entries)
+            taken = set(state.entries)
             for number, row in enumerate(rows, start=1):
                 entry = _admit(row, number, state, seen, report)
                 if entry is not None:
                     while entry.id in taken:
                         entry.id = new_id(taken)
-                    taken[entry.id] = entry
+                    taken.add(entry.id)
                     ops.append(journal.put(entry.to_row()))
                     report.added += 1
             ops.extend(journal.put_summary(s.file, s.summary, s.date) for s in summaries

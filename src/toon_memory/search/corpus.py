@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from toon_memory.model import Entry
+from toon_memory.model import Entry, EntryMap
 from toon_memory.search import signals
 from toon_memory.search.graph import LinkGraph, content_refs
 from toon_memory.search.index import BM25Index
@@ -24,7 +24,7 @@ FIELD_WEIGHTS: dict[str, float] = {
     "id": 1.0, "category": 0.5, "key": 3.0, "content": 1.0, "file": 1.5, "tags": 2.5,
 }  # fmt: skip
 #: Bump when the tokenizer, the weights or the pickled layout change (part of a cache key).
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
 
 
@@ -50,7 +50,7 @@ class Corpus:
     """Entries by id with everything derived from them."""
 
     def __init__(self) -> None:
-        self.entries: dict[str, Entry] = {}
+        self.entries = EntryMap()
         self.family: dict[str, str] = {}
         self.static: dict[str, tuple[float, float]] = {}
         self.conditional: set[str] = set()
@@ -62,10 +62,14 @@ class Corpus:
         return self.graph.centrality(node)
 
     def upsert(self, entry: Entry) -> None:
+        self.entries[entry.id] = entry  # no-op when the map is shared and already holds it
+        self.index_entry(entry)
+
+    def index_entry(self, entry: Entry) -> None:
+        """(Re)derive everything for an entry the map holds. The index says what was indexed."""
+        if entry.id in self.index:
+            self._unindex(entry.id)
         graph = self.graph
-        if entry.id in self.entries:
-            self.remove(entry.id)
-        self.entries[entry.id] = entry
         self.family[entry.id] = family_of(entry.content or entry.key)
         self.static[entry.id] = (signals.static_bonus(entry), signals.factor(entry, ()))
         if entry.ttl or entry.status != "active":
@@ -76,9 +80,12 @@ class Corpus:
         graph.add(entry.id, entry.key, entry_links(entry))
 
     def remove(self, entry_id: str) -> None:
+        self.entries.pop(entry_id, None)  # already gone when the map is shared
+        if entry_id in self.index:
+            self._unindex(entry_id)
+
+    def _unindex(self, entry_id: str) -> None:
         graph = self.graph
-        if self.entries.pop(entry_id, None) is None:
-            return
         for cache in (self.family, self.static):
             cache.pop(entry_id, None)
         self.conditional.discard(entry_id)

@@ -15,7 +15,7 @@ from datetime import date
 from typing import Any
 
 from toon_memory.errors import NotFoundError
-from toon_memory.model import Entry
+from toon_memory.model import Entry, EntryMap
 from toon_memory.search.corpus import Corpus
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.pipeline import hit_edges, rank_entries
@@ -27,6 +27,19 @@ class Engine:
 
     def __init__(self) -> None:
         self._corpus = Corpus()
+
+    @classmethod
+    def over(cls, entries: EntryMap) -> Engine:
+        """An engine that indexes and shares ``entries`` (the store's own map).
+
+        The caller keeps putting and deleting in the map and tells the engine
+        through ``upsert``/``remove``; both see the same ``Entry`` objects.
+        """
+        engine = cls()
+        engine._corpus.entries = entries
+        for entry in list(entries.values()):
+            engine._corpus.index_entry(entry)
+        return engine
 
     @classmethod
     def build(cls, entries: Iterable[Entry]) -> Engine:

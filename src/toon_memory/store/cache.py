@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 FileId = tuple[int, int, int]
 
 

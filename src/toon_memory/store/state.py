@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from toon_memory.model import Entry, Summary, entry_from_row
+from toon_memory.model import Entry, EntryMap, Summary, entry_from_row
 from toon_memory.store.journal import Op
 
 
@@ -29,7 +29,7 @@ class Derived(Protocol):
 class State:
     """Entries by id (file order), summaries by file, and pending accesses."""
 
-    entries: dict[str, Entry] = field(default_factory=dict)
+    entries: EntryMap = field(default_factory=EntryMap)
     summaries: dict[str, Summary] = field(default_factory=dict)
     pending: dict[str, int] = field(default_factory=dict)
     keys: dict[str, str] = field(default_factory=dict)

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from toon_memory.clock import today
 from toon_memory.errors import StoreError
-from toon_memory.model import Entry
+from toon_memory.model import Entry, EntryMap
 from toon_memory.store import journal
 from toon_memory.store.atomic import replace_durable, write_atomic, write_temp
 from toon_memory.store.cache import Position, file_id, load_cache, save_cache
@@ -50,7 +50,7 @@ class Store:
     """The files of one memory folder, read and written safely."""
 
     def __init__(
-        self, paths: MemoryPaths, make_derived: Callable[[Iterable[Entry]], Derived] | None = None
+        self, paths: MemoryPaths, make_derived: Callable[[EntryMap], Derived] | None = None
     ) -> None:
         self.paths = paths
         self.lock = FileLock(paths.lock)
@@ -71,7 +71,7 @@ class Store:
         if cached is not None:
             self._pos, self._state = cached
             if self._state.derived is None and self._make_derived is not None:
-                self._state.derived = self._make_derived(self._state.entries.values())
+                self._state.derived = self._make_derived(self._state.entries)
             cached_offset = self._pos.journal_offset
             if self._catch_up(self._pos):
                 if self._pos.journal_offset - cached_offset > CACHE_REFRESH_BYTES:
@@ -117,7 +117,7 @@ class Store:
         state.load(doc.entries)
         state.summaries = {s.file: s for s in doc.summaries}
         if self._make_derived is not None:
-            state.derived = self._make_derived(state.entries.values())
+            state.derived = self._make_derived(state.entries)
         self._state = state
         self._pos = Position(data_id, None, 0, None, 0)
         if doc.migrated_from_ts:
