@@ -40,6 +40,8 @@ SCRIPT: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
     ("memory_graph_path", {"from_key": "use-zod"}, "to_key", {"from": "use-zod", "to": "zod-schemas"}),
     ("memory_backup", {"path": "/tmp/elsewhere"}, "path", {}),
     ("memory_checkpoint", {"note": ["not", "text"]}, "note", {"note": "before refactor"}),
+    ("memory_state", {"action": "add", "field": "key_context"}, "value",
+     {"action": "add", "field": "key_context", "value": ["user prefers pnpm"]}),
 ]  # fmt: skip
 TOOLS = [row[0] for row in SCRIPT]
 
@@ -125,6 +127,8 @@ def test_outputs_carry_the_data(transcript: dict[str, Any]) -> None:
     assert "Zod schemas for every API payload" in text_of(transcript["summary_get"])
     assert "reviewed" in text_of(transcript["memory_tag", "valid"])
     assert "checkpoint-" in text_of(transcript["memory_checkpoint", "valid"])
+    state = transcript["memory_state", "valid"].structured_content
+    assert state["key_context"] == ["user prefers pnpm"] and state["last_updated"]
 
 
 def test_resources(transcript: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from toon_memory.cli.main import Context, cli, emit, handles_errors, json_option
+from toon_memory.render.core import render_session_state
 
 F = TypeVar("F", bound=Callable[..., Any])
 SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -273,15 +274,6 @@ def state_root(ctx: Context) -> Path:
     return find_project_root(Path(ctx.project) if ctx.project else None)
 
 
-def render_state(state: dict[str, Any]) -> str:
-    lines = [f"current_task: {state.get('current_task') or '-'}"]
-    for name in ("key_context", "pending_actions", "recent_decisions"):
-        lines.append(f"{name}:")
-        lines.extend(f"  - {item}" for item in state.get(name) or [])
-    lines.append(f"last_updated: {state.get('last_updated') or '-'}")
-    return "\n".join(lines)
-
-
 @cli.group()
 def state() -> None:
     """Hot memory: SESSION-STATE.json at the workspace root."""
@@ -296,7 +288,7 @@ def state_show(ctx: Context, as_json: bool) -> None:
     from toon_memory.slm.state import read_state
 
     data = read_state(state_root(ctx))
-    emit(data, render_state(data), as_json)
+    emit(data, render_session_state(data), as_json)
 
 
 @state.command("set")
@@ -311,7 +303,7 @@ def state_set(ctx: Context, field: str, values: tuple[str, ...], as_json: bool) 
 
     value: Any = list(values) if field.replace("-", "_") in LIST_FIELDS else " ".join(values)
     data = update_state(state_root(ctx), set_fields={field: value})
-    emit(data, render_state(data), as_json)
+    emit(data, render_session_state(data), as_json)
 
 
 @state.command("add")
@@ -325,7 +317,7 @@ def state_add(ctx: Context, field: str, values: tuple[str, ...], as_json: bool) 
     from toon_memory.slm.state import update_state
 
     data = update_state(state_root(ctx), add={field: list(values)})
-    emit(data, render_state(data), as_json)
+    emit(data, render_session_state(data), as_json)
 
 
 @state.command("clear")
@@ -339,7 +331,7 @@ def state_clear(ctx: Context, fields: tuple[str, ...], as_json: bool) -> None:
 
     root = state_root(ctx)
     data = update_state(root, clear=list(fields)) if fields else clear_state(root)
-    emit(data, render_state(data), as_json)
+    emit(data, render_session_state(data), as_json)
 
 
 if __name__ == "__main__":

@@ -101,3 +101,13 @@ def render_diff(diff: dict[str, Any]) -> str:
             lines.append(f"{icon} {label.capitalize()} ({len(items)}):")
             lines.extend(f"  {entry_line(e)}\n    {e.content[:100]}" for e in items)
     return "\n".join(lines) if len(lines) > 1 else lines[0] + " none"
+
+
+def render_session_state(state: dict[str, Any]) -> str:
+    """SESSION-STATE.json as short text."""
+    lines = [f"current_task: {state.get('current_task') or '-'}"]
+    for name in ("key_context", "pending_actions", "recent_decisions"):
+        lines.append(f"{name}:")
+        lines.extend(f"  - {item}" for item in state.get(name) or [])
+    lines.append(f"last_updated: {state.get('last_updated') or '-'}")
+    return "\n".join(lines)

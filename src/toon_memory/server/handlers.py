@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from toon_memory.errors import InputError
 from toon_memory.model import split_list
 
 if TYPE_CHECKING:
@@ -160,6 +161,30 @@ def checkpoint(memory: Memory, a: dict[str, Any]) -> Output:
     return Output(f"💾 Backup: {path}\n{render_remember(result)}")
 
 
+def session_state(memory: Memory, a: dict[str, Any]) -> Output:
+    """SESSION-STATE.json of the project: show, set, add, clear (simple-local-memory's hot tier)."""
+    from toon_memory.render.core import render_session_state
+    from toon_memory.slm.state import LIST_FIELDS, clear_state, read_state, update_state
+
+    action, name = a.get("action", "show"), a.get("field")
+    if action in ("set", "add") and name is None:
+        raise InputError("field", f"is required for action {action!r}")
+    if action in ("set", "add") and a.get("value") is None:
+        raise InputError("value", f"is required for action {action!r}")
+    raw = a.get("value")
+    values: list[str] = raw if isinstance(raw, list) else [str(raw)]
+    if action == "show":
+        data = read_state(memory.root)
+    elif action == "clear":
+        data = update_state(memory.root, clear=[name]) if name else clear_state(memory.root)
+    elif action == "add":
+        data = update_state(memory.root, add={str(name): values})
+    else:
+        value: Any = values if name in LIST_FIELDS else " ".join(values)
+        data = update_state(memory.root, set_fields={str(name): value})
+    return Output(render_session_state(data), data)
+
+
 HANDLERS: dict[str, Handler] = {
     "memory_remember": remember,
     "memory_recall": recall,
@@ -177,4 +202,5 @@ HANDLERS: dict[str, Handler] = {
     "memory_graph_path": graph_path,
     "memory_backup": backup,
     "memory_checkpoint": checkpoint,
+    "memory_state": session_state,
 }

@@ -14,6 +14,8 @@ from typing import Any
 
 from toon_memory.model import CATEGORIES, IMPORTANCE_LEVELS
 
+STATE_FIELDS = ("current_task", "key_context", "pending_actions", "recent_decisions")
+
 
 def camel(name: str) -> str:
     """``path_scope`` -> ``pathScope``."""
@@ -276,6 +278,18 @@ TOOLS: tuple[ToolSpec, ...] = (
         "memory_checkpoint",
         "Checkpoint a long session: a backup plus a 7-day entry naming it.",
         (Param("note", doc="What state this is"),),
+    ),
+    ToolSpec(
+        "memory_state",
+        "Hot session state (SESSION-STATE.json): show it, or set/add/clear current_task, "
+        "key_context, pending_actions, recent_decisions. Update it before replying.",
+        (
+            Param("action", enum=("show", "set", "add", "clear")),
+            Param("field", enum=STATE_FIELDS),
+            Param("value", doc="Text; list fields take an array", many=True),
+        ),
+        destructive=True,
+        output=_obj(current_task={"type": "string"}, key_context=_ARRAY),
     ),
 )
 
