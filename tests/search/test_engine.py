@@ -216,3 +216,20 @@ def test_locomo_graph_mode_beats_the_baseline_on_one_conversation() -> None:
         for q in questions
     ]
     assert sum(scores) / len(scores) > 0.55
+
+
+def test_common_words_are_skipped_only_when_rarer_words_remain() -> None:
+    from toon_memory.search import Engine, RecallOptions
+    from toon_memory.search.index import COMMON_MIN_DOCS
+
+    entries = [
+        Entry(id=f"{n:08x}", category="knowledge", key=f"note-{n}", content=f"widget note {n}")
+        for n in range(COMMON_MIN_DOCS + 10)
+    ]
+    entries.append(Entry(id="ffffffff", category="knowledge", key="gizmo", content="widget gizmo"))
+    engine = Engine.build(entries)
+    today = date(2026, 7, 15)
+    both = engine.recall(RecallOptions(query="widget gizmo", limit=3), today=today)
+    assert both.keys[0] == "gizmo" and len(both.keys) == 1
+    alone = engine.recall(RecallOptions(query="widget", limit=3), today=today)
+    assert len(alone.keys) == 3

@@ -51,7 +51,6 @@ class LinkGraph:
                 self._join(node, other, kind)
         for source, kind in self._incoming.get(key, {}).items():
             self._join(source, node, kind)
-        self._max_degree = -1
 
     def remove(self, node: str) -> None:
         """Drop ``node`` and its edges; unknown nodes are ignored."""
@@ -68,9 +67,14 @@ class LinkGraph:
                 sources.pop(node, None)
                 if not sources:
                     del self._incoming[target]
-        for other in self._adj.pop(node, {}):
+        neighbours = self._adj.pop(node, {})
+        top = self._max_degree
+        if top >= 0 and (
+            len(neighbours) == top or any(len(self._adj[o]) == top for o in neighbours)
+        ):
+            self._max_degree = -1  # the largest degree may have shrunk: recount on next use
+        for other in neighbours:
             self._adj[other].pop(node, None)
-        self._max_degree = -1
 
     def _join(self, a: str, b: str, kind: str) -> None:
         if a == b:
@@ -78,6 +82,8 @@ class LinkGraph:
         self._adj[a].setdefault(b, kind)
         back = {"supersedes": "superseded_by", "superseded_by": "supersedes"}.get(kind, kind)
         self._adj[b].setdefault(a, back)
+        if self._max_degree >= 0:  # degrees only grow here: keep the maximum current
+            self._max_degree = max(self._max_degree, len(self._adj[a]), len(self._adj[b]))
 
     def neighbours(self, node: str) -> dict[str, str]:
         """Neighbour id -> edge type as seen from ``node``."""

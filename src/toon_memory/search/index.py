@@ -30,6 +30,8 @@ from typing import Any
 
 K1 = 1.2
 B = 0.75
+#: Below this many documents every word is scored (pruning common words only pays off at scale).
+COMMON_MIN_DOCS = 2_000
 _SEP = "\x00"
 
 
@@ -46,8 +48,6 @@ class BM25Index:
         self._total = 0.0
         self._postings: dict[str, dict[int, float]] = {}
         self._packed = _Packed.empty()
-        self._norm: list[float] = []
-        self._norm_avg = -1.0
 
     def __len__(self) -> int:
         return len(self._slot)
@@ -72,7 +72,6 @@ class BM25Index:
         self._total += length
         for term, tf in weighted.items():
             self._plist(term)[slot] = tf
-        self._norm_avg = -1.0
 
     def remove(self, doc_id: str) -> None:
         """Forget one document; unknown ids are ignored."""
@@ -89,7 +88,6 @@ class BM25Index:
         self._len[slot] = 0.0
         self._terms[slot] = ""
         self._free.append(slot)
-        self._norm_avg = -1.0
 
     def score(self, groups: Sequence[Sequence[str]]) -> dict[str, float]:
         """BM25F score of every document matching at least one group, by document id."""
@@ -105,8 +103,17 @@ class BM25Index:
         n = len(self._slot)
         if not n:
             return [{} for _ in groups]
-        norm = self._norms()
-        return [self._group_scores(group, n, norm) for group in groups]
+        common = [self._is_common(group, n) for group in groups]
+        skip = common if not all(common) else [False] * len(groups)
+        return [
+            {} if drop else self._group_scores(group, n)
+            for group, drop in zip(groups, skip, strict=True)
+        ]
+
+    def _is_common(self, group: Sequence[str], n: int) -> bool:
+        """A word in more than half the documents (IDF < log 2): it barely moves a score,
+        but scoring its huge posting list dominates a query. Dropped when rarer words remain."""
+        return n >= COMMON_MIN_DOCS and all(self.doc_freq(term) * 2 > n for term in group)
 
     def slot(self, doc_id: str) -> int | None:
         return self._slot.get(doc_id)
@@ -117,29 +124,27 @@ class BM25Index:
     def doc_freq(self, term: str) -> int:
         return len(self._plist(term, create=False))
 
-    def _term_scores(self, term: str, n: int, norm: list[float]) -> dict[int, float]:
+    def _term_scores(self, term: str, n: int) -> dict[int, float]:
         plist = self._plist(term, create=False)
         if not plist:
             return {}
         df = len(plist)
         c = math.log(1.0 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1.0)
-        return {slot: c * tf / (tf + norm[slot]) for slot, tf in plist.items()}
+        # Length normalisation per posting: no per-query pass over every document.
+        base, per_len, lengths = K1 * (1.0 - B), K1 * B / self._avg_len(), self._len
+        return {slot: c * tf / (tf + base + per_len * lengths[slot]) for slot, tf in plist.items()}
 
-    def _group_scores(self, group: Sequence[str], n: int, norm: list[float]) -> dict[int, float]:
+    def _avg_len(self) -> float:
+        return self._total / max(len(self._slot), 1) or 1.0
+
+    def _group_scores(self, group: Sequence[str], n: int) -> dict[int, float]:
         terms = list(dict.fromkeys(group))
-        best = self._term_scores(terms[0], n, norm) if terms else {}
+        best = self._term_scores(terms[0], n) if terms else {}
         for term in terms[1:]:
-            for slot, value in self._term_scores(term, n, norm).items():
+            for slot, value in self._term_scores(term, n).items():
                 if value > best.get(slot, 0.0):
                     best[slot] = value
         return best
-
-    def _norms(self) -> list[float]:
-        avg = self._total / max(len(self._slot), 1) or 1.0
-        if abs(avg - self._norm_avg) > 1e-9:
-            self._norm = [K1 * (1.0 - B + B * length / avg) for length in self._len]
-            self._norm_avg = avg
-        return self._norm
 
     def _take_slot(self, doc_id: str) -> int:
         if self._free:
@@ -188,8 +193,6 @@ class BM25Index:
         self._packed = _Packed.from_state(state["packed"])
         self._postings = {}
         self._slot = {doc_id: slot for slot, doc_id in enumerate(self._ids) if doc_id is not None}
-        self._norm = []
-        self._norm_avg = -1.0
 
 
 class _Packed:
