@@ -256,3 +256,20 @@ def test_graph_mode_spreads_two_hops_by_default(memory: Memory) -> None:
     assert graph.options.hops == 2 and "arch" in graph.keys
     assert memory.recall("risk").options.hops == 1
     assert "arch" not in memory.recall("risk", mode="graph", hops=1).keys
+
+
+def test_archive_older_than_and_import_rows(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOON_MEMORY_TODAY", "2026-07-05")
+    memory.remember("knowledge", "ten-days", "ten days old")
+    monkeypatch.setenv("TOON_MEMORY_TODAY", "2026-07-15")
+    assert memory.archive().moved == []
+    assert [e.key for e in memory.archive(older_than_days=7).moved] == ["ten-days"]
+    with pytest.raises(InputError) as caught:
+        memory.archive(older_than_days=0)
+    assert caught.value.field == "older_than_days"
+    report = memory.import_rows(
+        [{"key": "row", "content": "from a list"}, {"key": "", "content": "x"}]
+    )
+    assert (report.added, report.skipped) == (1, 1) and memory.get("row").content == "from a list"

@@ -9,6 +9,7 @@ and two processes never lose each other's writes. Reads never write
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -315,9 +316,15 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
             "updated": updated if type in ("all", "updated") else [],
         }
 
-    def archive(self) -> ArchiveResult:
-        """Move stale, expired and (beyond the cap) least useful entries to archive.toon."""
+    def archive(self, older_than_days: int | None = None) -> ArchiveResult:
+        """Move stale, expired and (beyond the cap) least useful entries to archive.toon.
+
+        Stale means unused (neither dated nor recalled) for 30 days, or ``older_than_days``.
+        """
         config = self.config
+        if older_than_days is not None:
+            days = int(rules.check_number(older_than_days, "older_than_days", 1, 36_500, int))
+            config = replace(config, archive_after_days=days)
 
         def apply(state: State) -> tuple[list[journal.Op], ArchiveResult]:
             moved = select_for_archive(state.entries.values(), config, today(), auto=False)

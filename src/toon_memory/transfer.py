@@ -165,6 +165,17 @@ class TransferMixin:
     def import_(self, path: str | Path) -> ImportReport:
         """Bring entries in from a file; duplicates by key are skipped and reported."""
         rows, summaries, notes = read_import_file(Path(path))
+        return self.import_rows(rows, summaries, notes)
+
+    def import_rows(
+        self,
+        rows: list[dict[str, Any]],
+        summaries: list[Summary] | None = None,
+        notes: list[str] | None = None,
+    ) -> ImportReport:
+        """Bring in entry objects (export or file-column names); the same rules as ``import_``."""
+        notes = list(notes or [])
+        summaries = list(summaries or [])
         report = ImportReport(messages=list(notes))
         report.repaired += sum(1 for n in notes if not n.startswith("skipped"))
         report.skipped += sum(1 for n in notes if n.startswith("skipped") or "skipped" in n)

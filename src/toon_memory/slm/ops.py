@@ -11,15 +11,12 @@ taken in what it held, so records another tool or a human added survive.
 
 from __future__ import annotations
 
-import json
-import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 from toon_memory.clock import now_iso, parse_date, today
-from toon_memory.config import Config
 from toon_memory.errors import InputError, ToonMemoryError
 from toon_memory.memory import Memory
 from toon_memory.model import Entry
@@ -242,10 +239,7 @@ def import_rows(memory: Memory, rows: list[dict[str, Any]], notes: list[str]) ->
             summary.skipped += 1
             summary.messages.append(f"{row['key']}: skipped: key exists with other content")
     if fresh:
-        with tempfile.TemporaryDirectory() as folder:
-            batch = Path(folder) / "slm-import.json"
-            batch.write_text(json.dumps(fresh, ensure_ascii=False), encoding="utf-8")
-            report = memory.import_(batch)
+        report = memory.import_rows(fresh)
         summary.added += report.added
         summary.skipped += report.skipped
         summary.messages.extend(report.messages)
@@ -302,18 +296,6 @@ def sync_days(memory: Memory, days: set[str], *, create: bool = False) -> list[s
 # -- maintenance -------------------------------------------------------------------------
 
 
-class _AgedMemory(Memory):
-    """A ``Memory`` whose manual archive takes entries unused for ``days`` days."""
-
-    def __init__(self, project: Path, days: int) -> None:
-        super().__init__(project)
-        self._days = days
-
-    @property
-    def config(self) -> Config:
-        return replace(super().config, archive_after_days=self._days)
-
-
 def check_days(days: int) -> int:
     if days < 1:
         raise InputError("days", f"must be at least 1; got {days}")
@@ -322,8 +304,7 @@ def check_days(days: int) -> int:
 
 def archive(memory: Memory, days: int) -> list[Entry]:
     """Move memories neither created nor recalled in the last ``days`` days to archive.toon."""
-    aged = _AgedMemory(workspace(memory), check_days(days))
-    return aged.archive().moved
+    return memory.archive(older_than_days=check_days(days)).moved
 
 
 def deduplicate(memory: Memory) -> list[tuple[Entry, Entry]]:
