@@ -30,9 +30,10 @@ class Config:
     vocab: dict[str, list[str]] = field(default_factory=dict)
 
 
-def read_raw(path: Path) -> dict[str, Any]:
+def read_json_object(path: Path) -> dict[str, Any]:
+    """A JSON object file ({} when missing); CorruptFileError naming file and line otherwise."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         return {}
     try:
@@ -45,7 +46,7 @@ def read_raw(path: Path) -> dict[str, Any]:
 
 
 def load_config(path: Path) -> Config:
-    data = read_raw(path)
+    data = read_json_object(path)
     auto_raw = data.get("autoArchive")
     auto: dict[str, Any] = auto_raw if isinstance(auto_raw, dict) else {}
     merge = str(data.get("merge", "replace"))
@@ -62,7 +63,7 @@ def load_config(path: Path) -> Config:
 
 def update_config(path: Path, changes: dict[str, Any]) -> dict[str, Any]:
     """Merge ``changes`` into config.json (atomically) and return the result."""
-    data = read_raw(path)
+    data = read_json_object(path)
     data.update(changes)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())

@@ -55,7 +55,7 @@ class MaintenanceMixin:
 
     def doctor(self) -> list[tuple[str, str]]:
         """Health report: (level, message) pairs, level ok|warn|error."""
-        from toon_memory.config import read_raw
+        from toon_memory.config import read_json_object
         from toon_memory.store.codec import decode_document
         from toon_memory.store.journal import read_ops
 
@@ -76,7 +76,7 @@ class MaintenanceMixin:
         try:
             ops, _ = read_ops(self.paths.journal)
             report.append(("ok", f"journal: {len(ops)} pending operations"))
-            read_raw(self.paths.config)
+            read_json_object(self.paths.config)
         except ToonMemoryError as exc:
             report.append(("error", str(exc)))
         report.append(("ok", f"backups: {len(self.backups())}"))

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.clock import now_iso
-from toon_memory.errors import CorruptFileError, InputError
+from toon_memory.config import read_json_object
+from toon_memory.errors import InputError
 from toon_memory.store.atomic import write_atomic
 from toon_memory.store.lock import FileLock
 from toon_memory.store.paths import STORE_DIR
@@ -41,17 +42,7 @@ def empty_state() -> dict[str, Any]:
 
 def read_state(workspace: Path) -> dict[str, Any]:
     """The hot state (every documented field present; unknown keys kept)."""
-    path = state_path(workspace)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        return empty_state()
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except json.JSONDecodeError as exc:
-        raise CorruptFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
-    if not isinstance(data, dict):
-        raise CorruptFileError(path, 1, "expected a JSON object")
+    data = read_json_object(state_path(workspace))
     state = empty_state()
     state.update(data)
     for name in LIST_FIELDS:
