@@ -132,3 +132,15 @@ def test_search_filters_by_all_tags_and_category(project: Path) -> None:
     done = run_cli("search", "redis", "--tags", "redis;prod", "--category", "bug", "--json",
                    "--budget-tokens", "0", project=project, check=True)  # fmt: skip
     assert [r["key"] for r in json.loads(done.stdout)["results"]] == ["a"]
+
+
+def test_init_scans_dependencies_into_the_tag_vocabulary(project: Path) -> None:
+    (project / "package.json").write_text(
+        json.dumps({"dependencies": {"zod": "^3", "@prisma/client": "5"}})
+    )
+    (project / "requirements.txt").write_text("fastapi==0.110\n# comment\nsqlalchemy>=2\n")
+    done = run_cli("init", "--json", project=project, check=True)
+    assert {"zod", "client", "fastapi", "sqlalchemy"} <= set(json.loads(done.stdout)["vocab"])
+    saved = run_cli("remember", "-c", "pattern", "-k", "schemas", "-m", "Every payload has a zod schema",
+                    "--json", project=project, check=True)  # fmt: skip
+    assert "zod" in json.loads(saved.stdout)["entry"]["tags"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -273,3 +274,46 @@ def test_archive_older_than_and_import_rows(
         [{"key": "row", "content": "from a list"}, {"key": "", "content": "x"}]
     )
     assert (report.added, report.skipped) == (1, 1) and memory.get("row").content == "from a list"
+
+
+def test_archived_entries_are_searchable_with_dates(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOON_MEMORY_TODAY", "2026-04-01")
+    memory.remember("bug", "old-kafka-lag", "Kafka consumer lag fixed by raising partitions")
+    monkeypatch.setenv("TOON_MEMORY_TODAY", "2026-07-15")
+    memory.archive()
+    assert memory.recall("kafka lag").keys == []
+    dated = memory.recall("kafka lag", from_date="2026-03-01", to_date="2026-04-30")
+    assert dated.keys == ["old-kafka-lag"]
+
+
+def test_backups_keep_the_newest_ten(memory: Memory) -> None:
+    memory.remember("decision", "a", "alpha")
+    made = [memory.backup() for _ in range(12)]
+    kept = memory.backups()
+    assert len(kept) == 10 and kept[0] == made[-1] and made[0] not in kept
+
+
+def test_session_bias_boosts_files_changed_on_the_branch(project: Path) -> None:
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=project, check=True, capture_output=True,
+                       env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})  # fmt: skip
+
+    (project / ".git").rmdir()
+    git("init", "-q", "-b", "main")
+    for name in ("a.py", "b.py"):
+        (project / name).write_text("x = 1\n")
+    git("add", ".")
+    git("commit", "-q", "-m", "init")
+    (project / "b.py").write_text("x = 2\n")
+    memory = Memory(project)
+    memory.remember("knowledge", "cache-a", "Cache layer keeps sessions warm", file="a.py")
+    memory.remember("knowledge", "cache-b", "Cache layer keeps sessions warm", file="b.py")
+    plain = memory.recall("cache layer sessions")
+    biased = memory.recall("cache layer sessions", session_bias=True)
+    assert biased.keys[0] == "cache-b"
+    assert biased.hits[0].score > next(h.score for h in plain.hits if h.entry.key == "cache-b")
