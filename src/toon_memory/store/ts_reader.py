@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from toon_memory import model
 from toon_memory.errors import ImportFormatError
+from toon_memory.store.ts_cells import TS_PIPE_ESCAPE_RE, decode, place, quoted_end, split_cells
 
 #: Column order of the TypeScript original; rows may carry more of these than the header names.
 TS_ORDER: tuple[str, ...] = (
@@ -33,9 +34,6 @@ _HEADER_RE = re.compile(
 )
 _SUMMARIES_RE = re.compile(r"^summaries:[ \t]*$")
 _VERSION_RE = re.compile(r"^version:[ \t]*\S*[ \t]*$")
-_ESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
-_TS_PIPE_ESCAPE_RE = re.compile(r"(?<!\\)(?:\\\\)*\\\|")
-_UNESCAPE = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"', "|": "|", ",": ","}
 
 
 def _row_start_re(delim: str) -> re.Pattern[str]:
@@ -102,119 +100,11 @@ def _parse_header(line: str, no: int) -> _Header | None:
     return _Header(key, [n for n in names if n], int(match["count"]), delim, no)
 
 
-def _split_cells(text: str, delim: str) -> list[str]:
-    """Split on unescaped delimiters; a cell that is a whole quoted string stays whole."""
-    cells: list[str] = []
-    pos, size = 0, len(text)
-    while True:
-        end = _quoted_end(text, pos, delim) if text.startswith('"', pos) else -1
-        if end < 0:
-            end = pos
-            while end < size and text[end] != delim:
-                end += 2 if text[end] == "\\" else 1
-            end = min(end, size)
-        cells.append(text[pos:end])
-        if end >= size:
-            return cells
-        pos = end + 1
-
-
-def _quoted_end(text: str, pos: int, delim: str) -> int:
-    """End of a quoted cell starting at ``pos`` if it closes right before a delimiter."""
-    i = pos + 1
-    while i < len(text):
-        char = text[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == '"':
-            after = i + 1
-            return after if after == len(text) or text[after] == delim else -1
-        i += 1
-    return -1
-
-
-def _unescape(text: str) -> str:
-    return _ESCAPE_RE.sub(lambda m: _UNESCAPE.get(m[1], m[0]), text)
-
-
-def _decode(raw: str) -> str:
-    """A whole quoted string reads as TOON quoted (unless it holds a TS ``\\|``)."""
-    quoted = raw.startswith('"') and _quoted_end(raw, 0, "|") == len(raw) > 1
-    if quoted and not _TS_PIPE_ESCAPE_RE.search(raw):
-        return _unescape(raw[1:-1])
-    return _unescape(raw)
-
-
-_D = r"\d{4}-\d{2}-\d{2}(?:[T ][0-9:.+\-]*Z?)?"
-_NUM, _INT = r"(?:-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)?", r"(?:-?\d+)?"
-_CELL_PATTERNS: dict[str, str] = {
-    "date": _D, "ttl": rf"(?:{_D}|\d+ ?[A-Za-z]*|null|never|none|permanent)?",
-    "accessed": _INT, "priority": _INT, "quality": _NUM, "confidence": _NUM,
-    **{name: f"(?:{_D})?" for name in ("lastAccessed", "supersededOn", "created", "updated")},
-    **{name: "(?:" + "|".join(values) + ")?" for name, values in (
-        ("status", model.STATUSES), ("origin", model.ORIGINS),
-        ("importance", model.IMPORTANCE_LEVELS), ("evidence", model.EVIDENCE_LEVELS))},
-}  # fmt: skip
-#: What a typed cell must look like; a shifted row puts text where these fail.
-_CELL_RES = {name: re.compile(p, re.IGNORECASE) for name, p in _CELL_PATTERNS.items()}
-
-
-def _spans(names: list[str], ci: int, surplus: int) -> list[tuple[str, int, int]]:
-    """(field, first cell, end cell) when ``surplus`` extra cells belong to content."""
-    out: list[tuple[str, int, int]] = []
-    for i, name in enumerate(names):
-        start = i + surplus if i > ci else i
-        out.append((name, start, start + 1 + (surplus if i == ci else 0)))
-    return out
-
-
-def _fits(spans: list[tuple[str, int, int]], raw: list[str], ci: int) -> bool:
-    for i, (name, start, _end) in enumerate(spans):
-        if i == ci:
-            continue
-        if "\n" in raw[start]:
-            return False
-        check = _CELL_RES.get(name)
-        if check is not None and not check.fullmatch(_decode(raw[start]).strip()):
-            return False
-    return True
-
-
-def _build(spans: list[tuple[str, int, int]], raw: list[str], delim: str) -> dict[str, str]:
-    return {
-        name: _decode(raw[start]) if end - start == 1 else _unescape(delim.join(raw[start:end]))
-        for name, start, end in spans
-    }
-
-
-_Placed = tuple[dict[str, str], int, int]
-
-
-def _place(raw: list[str], header: _Header, ext: list[str]) -> _Placed | None:
-    """The first reading of ``raw`` whose typed cells make sense: (row, surplus, extra fields).
-
-    Fewest cells joined back into content first; the rest read as the TypeScript
-    fields that follow the header's last one.
-    """
-    names, extra = header.fields, len(raw) - len(header.fields)
-    if extra < 0:
-        return None
-    ci = names.index("content") if "content" in names else -1
-    lowest, highest = max(0, extra - len(ext)), extra if ci >= 0 else 0
-    for surplus in range(lowest, highest + 1):
-        used = extra - surplus
-        spans = _spans(names + ext[:used], ci, surplus)
-        if _fits(spans, raw, ci):
-            return _build(spans, raw, header.delim), surplus, used
-    return None
-
-
 def _read_record(rec: _Record, header: _Header, ext: list[str], ctx: _Ctx) -> int:
     """Append the record's row; return how many extension fields it used."""
-    placed = _place(_split_cells(rec.text, header.delim), header, ext)
+    placed = place(split_cells(rec.text, header.delim), header.fields, header.delim, ext)
     if placed is None and len(rec.lines) > 1:
-        placed = _place(_split_cells(rec.lines[0], header.delim), header, ext)
+        placed = place(split_cells(rec.lines[0], header.delim), header.fields, header.delim, ext)
         if placed is not None:
             _skip_tail(rec, placed[0], ctx)
     if placed is None:
@@ -240,17 +130,17 @@ def _skip_tail(rec: _Record, row: dict[str, str], ctx: _Ctx) -> None:
 
 def _plain_or_raw(rec: _Record, header: _Header, ctx: _Ctx) -> dict[str, str]:
     """Cells in header order when they are not too many, else the whole raw row in content."""
-    raw = _split_cells(rec.text, header.delim)
+    raw = split_cells(rec.text, header.delim)
     names = header.fields
     if len(raw) <= len(names):
-        row = {name: _decode(cell) for name, cell in zip(names, raw, strict=False)}
+        row = {name: decode(cell) for name, cell in zip(names, raw, strict=False)}
         row.update({name: "" for name in names[len(raw) :]})
         msg = f"row has {len(raw)} cells for {len(names)} columns; missing fields left empty"
         if len(raw) < len(names):
             ctx.repair(rec.line, row, msg)
         return row
     ci = names.index("content") if "content" in names else len(names)
-    row = {name: _decode(cell) for name, cell in zip(names[: min(ci, 3)], raw, strict=False)}
+    row = {name: decode(cell) for name, cell in zip(names[: min(ci, 3)], raw, strict=False)}
     row["content"] = rec.text
     if not row.get("key"):
         row["key"] = f"ts-import-line-{rec.line}"
@@ -368,7 +258,7 @@ class _Scanner:
         text = line.lstrip(" \t")
         if self.mode == "summary-table" and self.summary_header is not None:
             names = self.summary_header.fields
-            cells = [_decode(c) for c in _split_cells(text, self.summary_header.delim)]
+            cells = [decode(c) for c in split_cells(text, self.summary_header.delim)]
             if len(cells) > len(names) and "summary" in names:
                 at, keep = names.index("summary"), len(cells) - len(names) + 1
                 cells[at : at + keep] = [self.summary_header.delim.join(cells[at : at + keep])]
@@ -393,17 +283,17 @@ class _Scanner:
 def _key_value(text: str) -> tuple[str, str] | None:
     """``file: summary`` (the file may be quoted); None when there is no key."""
     if text.startswith('"'):
-        end = _quoted_end(text, 0, ":")
+        end = quoted_end(text, 0, ":")
         if end < 0:
             return None
-        key, rest = _decode(text[:end]), text[end + 1 :]
+        key, rest = decode(text[:end]), text[end + 1 :]
     else:
         key, sep, rest = text.partition(": ")
         if not sep:
             if not text.endswith(":"):
                 return None
             key, rest = text[:-1], ""
-    return key, _decode(rest.lstrip(" "))
+    return key, decode(rest.lstrip(" "))
 
 
 def read_ts_toon(text: str, source: str = "data.toon") -> TsReadResult:
@@ -448,8 +338,8 @@ def looks_like_ts_toon(text: str) -> bool:
                 if not (_SUMMARIES_RE.match(line) or _VERSION_RE.match(line)):
                     return True
                 header = None
-            elif _TS_PIPE_ESCAPE_RE.search(line) or len(
-                _split_cells(line.lstrip(" \t"), header.delim)
+            elif TS_PIPE_ESCAPE_RE.search(line) or len(
+                split_cells(line.lstrip(" \t"), header.delim)
             ) > len(header.fields):
                 return True
     return False
