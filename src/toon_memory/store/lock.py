@@ -62,6 +62,11 @@ class FileLock:
         self._fd: int | None = None
         self._depth = 0
 
+    @property
+    def held(self) -> bool:
+        """True while this object holds the lock."""
+        return self._depth > 0
+
     def acquire(self) -> None:
         if self._depth:
             self._depth += 1

@@ -268,6 +268,6 @@ class Store:
 
     def write_archive(self, entries: list[Entry]) -> None:
         """Replace archive.toon (call under the lock, inside ``mutate``)."""
-        if not self.lock._depth:
+        if not self.lock.held:
             raise StoreError("write_archive must run under the store lock")
         write_atomic(self.paths.archive, encode_document(entries, []).encode())
