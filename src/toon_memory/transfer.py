@@ -39,20 +39,29 @@ class ImportReport:
                 "messages": list(self.messages)}  # fmt: skip
 
 
-def read_import_file(path: Path) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
-    """Rows, summaries and reader notes from an export, a JSON list or a .toon file."""
+def read_import_text(path: Path) -> str:
+    """The text of a file to import; a clear error when it is missing or not UTF-8."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise InputError("file", f"{path} does not exist") from None
     except UnicodeDecodeError:
         raise ImportFormatError(f"{path}: not UTF-8 text") from None
+
+
+def parse_import_json(text: str, path: Path) -> Any:
+    """JSON of a file to import; ``ImportFormatError`` naming file and line when invalid."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportFormatError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+
+
+def read_import_file(path: Path) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
+    """Rows, summaries and reader notes from an export, a JSON list or a .toon file."""
+    text = read_import_text(path)
     if text.lstrip()[:1] in ("{", "["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ImportFormatError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
-        return _rows_from_json(data, path)
+        return _rows_from_json(parse_import_json(text, path), path)
     from toon_memory.store.codec import decode_document
 
     doc = decode_document(text, path)

@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.search.builders import entry, recall
 
 from toon_memory.errors import InputError, NotFoundError
 from toon_memory.model import Entry
 from toon_memory.render.recall import estimate_tokens, render_recall
-from toon_memory.search import Engine, RecallOptions, RecallResult
+from toon_memory.search import Engine, RecallOptions
 from toon_memory.search.rank import rrf, rrf_k, shared_ranks
 
-TODAY = date(2026, 7, 15)
 WORDS = [
     "redis",
     "cache",
@@ -31,17 +31,6 @@ WORDS = [
     "docker",
     "schema",
 ]
-
-
-def entry(key: str, content: str, **fields: Any) -> Entry:
-    number = sum((i + 1) * ord(c) for i, c in enumerate(key)) % 0xFFFFFFFF
-    values: dict[str, Any] = {"id": f"{number:08x}", "category": "knowledge", "date": "2026-07-01"}
-    values.update(fields)
-    return Entry(key=key, content=content, **values)
-
-
-def recall(engine: Engine, query: str = "", **options: Any) -> RecallResult:
-    return engine.recall(RecallOptions(query=query, **options), today=TODAY)
 
 
 def random_memory(n: int, seed: int) -> list[Entry]:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.clock import now_iso
-from toon_memory.errors import ImportFormatError, InputError
+from toon_memory.errors import InputError
 from toon_memory.model import Entry
 from toon_memory.slm import records as rec
 
@@ -65,16 +65,9 @@ class Rows:
 
 
 def load_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("file", f"{path} does not exist") from None
-    except UnicodeDecodeError:
-        raise ImportFormatError(f"{path}: not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ImportFormatError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+    from toon_memory.transfer import parse_import_json, read_import_text
+
+    return parse_import_json(read_import_text(path), path)
 
 
 def split_markdown(text: str) -> list[tuple[str, str]]:
