@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from toon_memory.clock import today
 from toon_memory.errors import InputError
 from toon_memory.model import Entry, split_list
-from toon_memory.store.git import session_files
+from toon_memory.project.git import session_files
 
 if TYPE_CHECKING:
     from toon_memory.search import Engine, RecallResult

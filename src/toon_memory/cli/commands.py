@@ -256,7 +256,7 @@ def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
 def init(ctx: Context, as_json: bool) -> None:
     """Create the memory folder and scan dependency manifests into the tag vocabulary."""
     from toon_memory.config import update_config
-    from toon_memory.store.manifests import scan_vocab
+    from toon_memory.project.manifests import scan_vocab
 
     memory = ctx.memory
     memory.store.ensure_folder()
