@@ -146,8 +146,8 @@ def test_stats_and_diff(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None
     assert stats.expired == 1 and stats.duplicate_rate == 1.0
     assert stats.obsolete_rate == round(1 / 3, 2)
     recent = memory.diff("24h")
-    assert [e.key for e in recent["created"]] == ["late"]
-    assert [e.key for e in memory.diff("2026-06-30")["created"]] == ["early", "late"]
+    assert [e.key for e in recent.created] == ["late"]
+    assert [e.key for e in memory.diff("2026-06-30").created] == ["early", "late"]
 
 
 def test_archive_moves_stale_and_expired_and_restores(

@@ -1,31 +1,101 @@
 """toon-memory: local, persistent, token-lean memory for AI coding agents.
 
 The public API is ``Memory`` (the one core object every adapter uses), the
-``Entry`` model and the error tree.
+``Entry`` model, the result types its methods return, and the error tree.
+
+Invariant: importing the package imports nothing; each public name is loaded
+on first access (``toon-memory --help`` and the hooks pay only for what
+they use), and ``__all__`` lists exactly the public names.
 """
 
-from toon_memory.errors import (
-    CorruptFileError,
-    ImportFormatError,
-    InputError,
-    LockTimeoutError,
-    NotFoundError,
-    StoreError,
-    ToonMemoryError,
-)
-from toon_memory.memory import Memory
-from toon_memory.model import CATEGORIES, FIELDS, Entry
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toon_memory.archiving import ArchiveResult
+    from toon_memory.changes import Diff
+    from toon_memory.errors import (
+        CorruptFileError,
+        ImportFormatError,
+        InputError,
+        LockTimeoutError,
+        NotFoundError,
+        StoreError,
+        ToonMemoryError,
+    )
+    from toon_memory.maintenance import InitResult
+    from toon_memory.memory import Checkpoint, Memory
+    from toon_memory.model import CATEGORIES, FIELDS, Entry, Summary
+    from toon_memory.recalling import Primer
+    from toon_memory.remember import RememberResult
+    from toon_memory.search.options import RecallOptions
+    from toon_memory.search.result import Hit, RecallResult
+    from toon_memory.stats import Stats
+    from toon_memory.transfer import ImportReport
+
+_WHERE: dict[str, str] = {
+    "ArchiveResult": "archiving",
+    "CATEGORIES": "model",
+    "Checkpoint": "memory",
+    "CorruptFileError": "errors",
+    "Diff": "changes",
+    "Entry": "model",
+    "FIELDS": "model",
+    "Hit": "search.result",
+    "ImportFormatError": "errors",
+    "ImportReport": "transfer",
+    "InitResult": "maintenance",
+    "InputError": "errors",
+    "LockTimeoutError": "errors",
+    "Memory": "memory",
+    "NotFoundError": "errors",
+    "Primer": "recalling",
+    "RecallOptions": "search.options",
+    "RecallResult": "search.result",
+    "RememberResult": "remember",
+    "Stats": "stats",
+    "StoreError": "errors",
+    "Summary": "model",
+    "ToonMemoryError": "errors",
+}
 
 __all__ = [
     "CATEGORIES",
     "FIELDS",
+    "ArchiveResult",
+    "Checkpoint",
     "CorruptFileError",
+    "Diff",
     "Entry",
+    "Hit",
     "ImportFormatError",
+    "ImportReport",
+    "InitResult",
     "InputError",
     "LockTimeoutError",
     "Memory",
     "NotFoundError",
+    "Primer",
+    "RecallOptions",
+    "RecallResult",
+    "RememberResult",
+    "Stats",
     "StoreError",
+    "Summary",
     "ToonMemoryError",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toon_memory' has no attribute {name!r}")
+    value = getattr(import_module(f"toon_memory.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -34,6 +34,12 @@ def now_iso() -> str:
     return f"{today().isoformat()}T{clock:%H:%M:%S}Z"
 
 
+def file_stamp() -> str:
+    """``YYYYmmdd-HHMMSS-ffffff`` (UTC, on ``today()``'s date) for file names that sort by time."""
+    clock = datetime.now(timezone.utc)
+    return f"{today():%Y%m%d}-{clock:%H%M%S-%f}"
+
+
 def parse_date(value: str, field: str) -> date:
     """A ``YYYY-MM-DD`` date (a longer ISO timestamp is cut to its date)."""
     text = str(value).strip()

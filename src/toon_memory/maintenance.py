@@ -1,26 +1,44 @@
-"""Backups, restore, compaction and health checks for ``Memory``.
+"""Backups, restore, compaction, health checks and set-up of a memory folder.
 
 Invariant: nothing here deletes user data: restore keeps the replaced file,
-doctor only reads, compaction only folds logs into data.toon.
+doctor only reads, compaction only folds logs into data.toon, init only
+creates what is missing and merges into config.json.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from toon_memory.errors import ToonMemoryError
-
-if TYPE_CHECKING:
-    from toon_memory.store.paths import MemoryPaths
-    from toon_memory.store.store import Store
+from toon_memory.store.store import Store
 
 
-class MaintenanceMixin:
-    """Maintenance methods of ``Memory``."""
+@dataclass(frozen=True)
+class InitResult:
+    """What ``init`` set up: the memory folder and the project vocabulary it found."""
 
-    store: Store
-    paths: MemoryPaths
+    folder: Path
+    vocab: list[str]
+
+
+class Maintenance:
+    """Keeps one memory folder healthy."""
+
+    def __init__(self, store: Store, root: Path) -> None:
+        self.store = store
+        self.paths = store.paths
+        self.root = root
+
+    def init(self) -> InitResult:
+        """Create the memory folder and scan dependency manifests into the tag vocabulary."""
+        from toon_memory.config import update_config
+        from toon_memory.project.manifests import scan_vocab
+
+        self.store.ensure_folder()
+        vocab = scan_vocab(self.root)
+        update_config(self.paths.config, {"vocab": vocab})
+        return InitResult(self.paths.folder, sorted(vocab))
 
     def backup(self) -> Path:
         """A timestamped full copy in backups/ (newest 10 kept)."""

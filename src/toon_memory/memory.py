@@ -3,51 +3,61 @@
 Invariant: every change goes through ``Store.mutate`` (validated first, then
 one locked, journaled read-modify-write), so a call that returns is durable
 and two processes never lose each other's writes. Reads never write
-``data.toon``; recall only appends to the access log.
+``data.toon``; recall only appends to the access log. ``Memory`` holds its
+store and the parts that act on it (``Recaller``, ``Editor``,
+``Maintenance``, ``Transfer``) and owns no rule itself beyond composing them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toon_memory import remember as rules
-from toon_memory.archiving import ArchiveResult, select_for_archive
-from toon_memory.clock import is_expired, now_iso, resolve_since, today
+from toon_memory.changes import Diff, diff_entries
+from toon_memory.clock import file_stamp, is_expired, resolve_since, today
 from toon_memory.config import Config, load_config
+from toon_memory.editing import Editor, find_entry
 from toon_memory.errors import InputError, NotFoundError
-from toon_memory.maintenance import MaintenanceMixin
-from toon_memory.model import CATEGORIES, Entry, EntryMap, Summary, split_list
-from toon_memory.recalling import RecallMixin
-from toon_memory.remember import RememberResult
-from toon_memory.scoring import evidence_level, find_conflicts, quality_score
+from toon_memory.maintenance import InitResult, Maintenance
+from toon_memory.model import Entry, EntryMap, Summary
+from toon_memory.recalling import PRIMER_TOP, Primer, Recaller
 from toon_memory.stats import Stats, compute_stats
-from toon_memory.store import journal
 from toon_memory.store.paths import MemoryPaths, find_project_root, home_dir
-from toon_memory.store.state import State
 from toon_memory.store.store import Store
-from toon_memory.tagging import infer_tags
-from toon_memory.transfer import TransferMixin
+from toon_memory.transfer import ImportReport, Transfer
 
-FORGET_ACTIONS = ("soft", "hard", "restore", "supersede")
-TAG_ACTIONS = ("add", "remove", "set")
+if TYPE_CHECKING:
+    from toon_memory.archiving import ArchiveResult
+    from toon_memory.remember import RememberResult
+    from toon_memory.search import Engine, RecallResult
 
 
-def _build_engine(entries: EntryMap) -> Any:
+def _build_engine(entries: EntryMap) -> Engine:
     from toon_memory.search import Engine
 
     return Engine.over(entries)
 
 
-class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
-    """A project's (or the global) memory.
+def _index_version() -> str:
+    from toon_memory.search import INDEX_VERSION
 
-    Recall lives in ``recalling.py``, backups/compaction/doctor in
-    ``maintenance.py``, export/import in ``transfer.py``.
-    """
+    return str(INDEX_VERSION)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A restorable backup and the 7-day knowledge entry that names it."""
+
+    backup: Path
+    remembered: RememberResult
+
+
+class Memory:
+    """A project's (or the global) memory."""
 
     def __init__(self, project: str | Path | None = None, *, global_store: bool = False) -> None:
         if global_store:
@@ -56,16 +66,16 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
         else:
             self.root = find_project_root(project)
             self.paths = MemoryPaths.for_project(self.root)
-        self.store = Store(self.paths, make_derived=_build_engine)
-        self.categories: tuple[str, ...] = CATEGORIES
+        self.store = Store(self.paths, make_derived=_build_engine, derived_version=_index_version())
+        self._recaller = Recaller(self.store, self.root)
+        self._editor = Editor(self.store, self.root, self._recaller)
+        self._upkeep = Maintenance(self.store, self.root)
+        self._transfer = Transfer(self.store)
 
-    # -- helpers ---------------------------------------------------------
+    # -- state -----------------------------------------------------------
     @property
     def config(self) -> Config:
         return load_config(self.paths.config)
-
-    def _state(self) -> State:
-        return self.store.state()
 
     def notices(self) -> list[str]:
         """Messages from loading (e.g. a migrated TypeScript file), shown once."""
@@ -77,22 +87,21 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
 
     def entries(self, *, include_inactive: bool = False) -> list[Entry]:
         """Entries in file order (active only unless asked)."""
-        values = self._state().entries.values()
+        values = self.store.state().entries.values()
         return [e for e in values if include_inactive or e.active]
 
-    def _find(self, state: State, id_or_key: str, field: str = "key") -> Entry:
-        value = str(id_or_key or "").strip()
-        if not value:
-            raise InputError(field, "must not be empty")
-        entry = state.entries.get(value) or state.by_key(value)
-        if entry is None:
-            older = [e for e in state.entries.values() if e.key == value]
-            if not older:
-                raise NotFoundError(field, value)
-            entry = max(older, key=lambda e: e.updated)
-        return entry
+    def get(self, id_or_key: str) -> Entry:
+        """The entry with this id, else the active entry with this key."""
+        return find_entry(self.store.state(), id_or_key, "id_or_key").copy()
 
-    # -- remember --------------------------------------------------------
+    def history(self, key: str) -> list[Entry]:
+        """Every version of a key (active and superseded), newest first."""
+        versions = [e.copy() for e in self.store.state().entries.values() if e.key == key]
+        if not versions:
+            raise NotFoundError("key", key)
+        return sorted(versions, key=lambda e: (e.active, e.updated), reverse=True)
+
+    # -- changes ---------------------------------------------------------
     def remember(
         self, category: str, key: str, content: str, *, file: str = "", tags: object = None,
         links: object = None, ttl: str = "", importance: str = "",
@@ -103,180 +112,27 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
         draft = rules.draft_entry(
             category, key, content, file=file, tags=tags, links=links, ttl=ttl,
             importance=importance, confidence=confidence, origin=origin, path_scope=path_scope,
-            categories=self.categories,
         )  # fmt: skip
         if meta:
             draft.entry.meta.update(meta)
-        config = self.config
-        inferred: list[str] = []
-        if not draft.explicit_tags:
-            inferred = infer_tags(f"{draft.entry.key} {draft.entry.content}", config.vocab)
-            draft.entry.tags = list(inferred)
-        # One search, before the lock: the nearest entries give both the
-        # contradiction candidates and the "related" list of the result.
-        near = self._engine().suggest(
-            f"{draft.entry.key} {draft.entry.content}", limit=8, today=today()
-        )
-        result = self.store.mutate(lambda state: self._apply_remember(state, draft, config, near))
-        result.inferred_tags = inferred
-        result.related = [e for e in near if e.key != result.entry.key][:3]
-        return result
-
-    def _apply_remember(
-        self, state: State, draft: rules.Draft, config: Config, near: list[Entry]
-    ) -> tuple[list[journal.Op], RememberResult]:
-        new = draft.entry
-        existing = state.by_key(new.key)
-        ops: list[journal.Op] = []
-        history = None
-        if existing is not None:
-            new, history = rules.merge_entries(
-                existing, new, keep_first=config.merge == "keep-first",
-                history_id=rules.new_id(state.entries),
-            )  # fmt: skip
-            if history is not None:
-                ops.append(journal.put(state.persisted_row(history)))
-        else:
-            new.id = rules.new_id(state.entries)
-        conflicts = find_conflicts(new, near)
-        new.evidence = evidence_level(new, conflicts, lambda p: (self.root / p).exists())
-        new.quality = max(quality_score(new, today()), existing.quality if existing else 0.0)
-        ops.append(journal.put(state.persisted_row(new)))
-        result = RememberResult(
-            new, created=existing is None, merged=existing is not None, history=history
-        )
-        result.warnings = [
-            f"CONTRADICTION: overlaps {c.category} '{c.key}' ({c.id}): {c.content[:120]}"
-            for c in conflicts
-        ]
-        archived = self._auto_archive(state, config, exclude=new.id)
-        if archived:
-            ops.extend(journal.delete(e.id) for e in archived)
-            result.archived = archived
-        return ops, result
-
-    def _auto_archive(self, state: State, config: Config, exclude: str) -> list[Entry]:
-        only_expired = not (config.archive_after_days or config.archive_cap)
-        day = today().isoformat()
-        if only_expired and (
-            not config.archive_expired or not state.ttl_floor or state.ttl_floor >= day
-        ):
-            return []
-        chosen = select_for_archive(state.entries.values(), config, today(), auto=True)
-        chosen = [e for e in chosen if e.id != exclude]
-        state.reset_ttl_floor()
-        if chosen:
-            self.store.write_archive(self.store.read_archive() + chosen)
-        return chosen
-
-    # -- lookups ---------------------------------------------------------
-    def get(self, id_or_key: str) -> Entry:
-        """The entry with this id, else the active entry with this key."""
-        return self._find(self._state(), id_or_key, "id_or_key").copy()
-
-    def history(self, key: str) -> list[Entry]:
-        """Every version of a key (active and superseded), newest first."""
-        versions = [e.copy() for e in self._state().entries.values() if e.key == key]
-        if not versions:
-            raise NotFoundError("key", key)
-        return sorted(versions, key=lambda e: (e.active, e.updated), reverse=True)
-
-    # -- changes ---------------------------------------------------------
-    def _update(self, id_or_key: str, field: str, change: Any) -> Entry:
-        def apply(state: State) -> tuple[list[journal.Op], Entry]:
-            entry = self._find(state, id_or_key, field).copy()
-            change(entry)
-            entry.updated = now_iso()
-            return [journal.put(state.persisted_row(entry))], entry
-
-        return self.store.mutate(apply)
+        return self._editor.remember(draft)
 
     def forget(self, id_or_key: str, action: str = "soft", new_key: str = "") -> Entry:
         """soft: mark obsolete; hard: delete; restore: make active again; supersede: by ``new_key``."""
-        if action not in FORGET_ACTIONS:
-            raise InputError(
-                "action", f"must be one of {', '.join(FORGET_ACTIONS)}; got {action!r}"
-            )
-        if action == "supersede" and not str(new_key or "").strip():
-            raise InputError("new_key", "is required when action is 'supersede'")
-        return self.store.mutate(
-            lambda state: self._apply_forget(state, id_or_key, action, new_key)
-        )
-
-    def _apply_forget(
-        self, state: State, id_or_key: str, action: str, new_key: str
-    ) -> tuple[list[journal.Op], Entry]:
-        if action == "restore":
-            return self._apply_restore(state, id_or_key)
-        entry = self._find(state, id_or_key, "id_or_key").copy()
-        if action == "hard":
-            return [journal.delete(entry.id)], entry
-        entry.updated = now_iso()
-        if action == "soft":
-            entry.status = "obsolete"
-            return [journal.put(state.persisted_row(entry))], entry
-        successor = self._find(state, new_key, "new_key").copy()
-        entry.status, entry.superseded_on = "superseded", today().isoformat()
-        entry.links = split_list([*entry.links, f"superseded_by:{successor.key}"], " ")
-        successor.links = split_list([*successor.links, f"supersedes:{entry.key}"], " ")
-        return [
-            journal.put(state.persisted_row(entry)),
-            journal.put(state.persisted_row(successor)),
-        ], entry
-
-    def _apply_restore(self, state: State, id_or_key: str) -> tuple[list[journal.Op], Entry]:
-        try:
-            entry = self._find(state, id_or_key, "id_or_key").copy()
-            ops: list[journal.Op] = []
-        except NotFoundError:
-            archived = self.store.read_archive()
-            match = [e for e in archived if id_or_key in (e.id, e.key)]
-            if not match:
-                raise
-            entry = match[-1]
-            self.store.write_archive([e for e in archived if e.id != entry.id])
-            ops = []
-        clash = state.by_key(entry.key)
-        if clash is not None and clash.id != entry.id:
-            raise InputError("id_or_key", f"key {entry.key!r} is already active as {clash.id}")
-        entry.status, entry.superseded_on, entry.updated = "active", "", now_iso()
-        ops.append(journal.put(state.persisted_row(entry)))
-        return ops, entry
+        return self._editor.forget(id_or_key, action, new_key)
 
     def pin(self, key: str, priority: int = 1) -> Entry:
         """Pin an entry: it leads every recall, by priority (1-5, 1 first)."""
         level = int(rules.check_number(priority, "priority", 1, 5, int))
-        return self._update(key, "key", lambda e: setattr(e, "priority", level))
+        return self._editor.update(key, "key", lambda e: setattr(e, "priority", level))
 
     def unpin(self, key: str) -> Entry:
-        return self._update(key, "key", lambda e: setattr(e, "priority", 0))
+        """Remove an entry's pin."""
+        return self._editor.update(key, "key", lambda e: setattr(e, "priority", 0))
 
     def tag(self, keys: str | Sequence[str], action: str, tags: object) -> list[Entry]:
         """Add, remove or set tags on entries given by key or id."""
-        if action not in TAG_ACTIONS:
-            raise InputError("action", f"must be one of {', '.join(TAG_ACTIONS)}; got {action!r}")
-        names = split_list(keys, " ,;")
-        wanted = split_list(tags, ";,")
-        if not names:
-            raise InputError("keys", "must name at least one entry")
-        if not wanted and action != "set":
-            raise InputError("tags", "must not be empty")
-
-        def apply(state: State) -> tuple[list[journal.Op], list[Entry]]:
-            changed = []
-            for name in names:
-                entry = self._find(state, name, "keys").copy()
-                if action == "add":
-                    entry.tags = split_list(entry.tags + wanted, ";")
-                elif action == "remove":
-                    entry.tags = [t for t in entry.tags if t not in wanted]
-                else:
-                    entry.tags = list(wanted)
-                entry.updated = now_iso()
-                changed.append(entry)
-            return [journal.put(state.persisted_row(e)) for e in changed], changed
-
-        return self.store.mutate(apply)
+        return self._editor.tag(keys, action, tags)
 
     def summary(self, file: str, text: str | None = None) -> Summary | None:
         """Save a file's summary (with ``text``) or get it (without)."""
@@ -284,56 +140,110 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
         if not name:
             raise InputError("file", "must not be empty")
         if text is None:
-            return self._state().summaries.get(name)
-        if not str(text).strip():
-            raise InputError("text", "must not be empty")
-        saved = Summary(name, str(text), today().isoformat())
-        self.store.mutate(
-            lambda state: ([journal.put_summary(name, saved.summary, saved.date)], None)
-        )
-        return saved
-
-    # -- views -----------------------------------------------------------
-    def stats(self) -> Stats:
-        return compute_stats(
-            self._state().entries.values(), today(), len(self.store.read_archive())
-        )
-
-    def diff(self, since: str = "24h", type: str = "all") -> dict[str, Any]:
-        """Entries created or updated since a date (``24h``, ``7d`` or ``YYYY-MM-DD``)."""
-        if type not in ("all", "created", "updated"):
-            raise InputError("type", f"must be all, created or updated; got {type!r}")
-        start = resolve_since(since).isoformat()
-        created, updated = [], []
-        for entry in self.entries():
-            if entry.created[:10] >= start:
-                created.append(entry.copy())
-            elif entry.updated[:10] >= start:
-                updated.append(entry.copy())
-        return {
-            "since": start,
-            "created": created if type in ("all", "created") else [],
-            "updated": updated if type in ("all", "updated") else [],
-        }
+            return self.store.state().summaries.get(name)
+        return self._editor.save_summary(name, text)
 
     def archive(self, older_than_days: int | None = None) -> ArchiveResult:
         """Move stale, expired and (beyond the cap) least useful entries to archive.toon.
 
         Stale means unused (neither dated nor recalled) for 30 days, or ``older_than_days``.
         """
-        config = self.config
-        if older_than_days is not None:
-            days = int(rules.check_number(older_than_days, "older_than_days", 1, 36_500, int))
-            config = replace(config, archive_after_days=days)
+        return self._editor.archive(older_than_days)
 
-        def apply(state: State) -> tuple[list[journal.Op], ArchiveResult]:
-            moved = select_for_archive(state.entries.values(), config, today(), auto=False)
-            if moved:
-                self.store.write_archive(self.store.read_archive() + [e.copy() for e in moved])
-            remaining = sum(1 for e in state.entries.values() if e.active) - len(moved)
-            return [journal.delete(e.id) for e in moved], ArchiveResult(moved, remaining)
+    def checkpoint(self, note: str = "") -> Checkpoint:
+        """A restorable backup, and a 7-day knowledge entry that names it and the state."""
+        path = self.backup()
+        active = self.stats().active
+        stamp = file_stamp()[:15]
+        extra = str(note or "").strip()
+        content = (
+            f"Checkpoint {stamp}: {active} active entries; backup {path.name} "
+            f"(toon-memory restore --from {path})." + (f" {extra}" if extra else "")
+        )
+        remembered = self.remember(
+            "knowledge", f"checkpoint-{stamp}", content, tags="checkpoint", ttl="7d"
+        )
+        return Checkpoint(path, remembered)
 
-        return self.store.mutate(apply)
+    def session_state(
+        self, action: str = "show", field: str | None = None,
+        value: str | list[str] | tuple[str, ...] | None = None,
+    ) -> dict[str, Any]:  # fmt: skip
+        """SESSION-STATE.json at the project root: show, or set/add/clear a field."""
+        from toon_memory.store.session_state import apply_action
+
+        return apply_action(self.root, action, field, value)
+
+    # -- recall ----------------------------------------------------------
+    def recall(
+        self, query: str = "", *, mode: str = "flat", hops: int | None = None,
+        limit: int | None = None, ids: str | Sequence[str] | None = None,
+        budget: str = "normal", compact: bool = False, budget_tokens: int = 0,
+        explain: bool = False, rrf: bool = True, session_bias: bool = False,
+        path_scope: str = "", as_of: str = "", from_date: str = "", to_date: str = "",
+        category: str = "", tags: object = None,
+    ) -> RecallResult:  # fmt: skip
+        """Ranked recall; graph mode spreads 2 hops unless ``hops`` says otherwise."""
+        from toon_memory.search import RecallOptions
+
+        opts = RecallOptions(
+            query=query, mode=mode, hops=_hops(hops, mode), limit=limit,
+            ids=ids if ids is None or isinstance(ids, str) else tuple(ids), budget=budget,
+            compact=compact, budget_tokens=budget_tokens, explain=explain, rrf=rrf,
+            session_bias=session_bias, path_scope=path_scope, as_of=as_of, from_date=from_date,
+            to_date=to_date, category=category, tags=_tags(tags),
+        )  # fmt: skip
+        return self._recaller.recall(opts)
+
+    def smart_recall(
+        self, intent: str, *, hops: int = 2, explain: bool = False, budget_tokens: int = 0,
+        session_bias: bool = True, limit: int | None = None,
+    ) -> RecallResult:  # fmt: skip
+        """One call combining BM25, graph, quality, freshness and decay."""
+        from toon_memory.search import RecallOptions
+
+        if not str(intent or "").strip():
+            raise InputError("intent", "must not be empty")
+        opts = RecallOptions(
+            query=intent, mode="graph", hops=hops, explain=explain, budget_tokens=budget_tokens,
+            session_bias=session_bias, smart=True, limit=limit,
+        )  # fmt: skip
+        return self._recaller.recall(opts)
+
+    def search(
+        self, query: str = "", *, category: str = "", tags: object = None, from_date: str = "",
+        to_date: str = "", path_scope: str = "", budget: str = "normal",
+        session_bias: bool = False, limit: int | None = None,
+    ) -> RecallResult:  # fmt: skip
+        """Recall with filters: category, tags (all must match), dates, path scope."""
+        return self.recall(
+            query, category=category, tags=tags, from_date=from_date, to_date=to_date,
+            path_scope=path_scope, budget=budget, session_bias=session_bias, limit=limit,
+        )  # fmt: skip
+
+    def suggest(self, context: str, limit: int = 5) -> list[Entry]:
+        """Entries related to a free-text context (no access recorded)."""
+        return self._recaller.suggest(context, limit)
+
+    def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
+        """The shortest chain of links between two entries (empty when none)."""
+        return self._recaller.graph_path(from_key, to_key)
+
+    def primer(self, limit: int = PRIMER_TOP) -> Primer:
+        """Counts by category, the top entries and the best patterns, warnings, decisions."""
+        return self._recaller.primer(self.stats().by_category, limit)
+
+    # -- views -----------------------------------------------------------
+    def stats(self) -> Stats:
+        """Counts by category, origin, status, TTL and quality; hit and duplicate rates."""
+        return compute_stats(
+            self.store.state().entries.values(), today(), len(self.store.read_archive())
+        )
+
+    def diff(self, since: str = "24h", type: str = "all") -> Diff:
+        """Entries created or updated since a date (``24h``, ``7d`` or ``YYYY-MM-DD``)."""
+        start = resolve_since(since).isoformat()
+        return diff_entries(self.entries(), start, type)
 
     def expired(self) -> list[Entry]:
         return [e for e in self.entries() if is_expired(e.ttl)]
@@ -341,3 +251,60 @@ class Memory(RecallMixin, MaintenanceMixin, TransferMixin):
     def recently_changed(self, days: int = 7) -> list[Entry]:
         start = (today() - timedelta(days=days)).isoformat()
         return [e for e in self.entries() if e.updated[:10] >= start]
+
+    # -- upkeep ----------------------------------------------------------
+    def init(self) -> InitResult:
+        """Create the memory folder and scan dependency manifests into the tag vocabulary."""
+        return self._upkeep.init()
+
+    def backup(self) -> Path:
+        """A timestamped full copy in backups/ (newest 10 kept)."""
+        return self._upkeep.backup()
+
+    def backups(self) -> list[Path]:
+        """Timestamped backups, newest first."""
+        return self._upkeep.backups()
+
+    def restore(self, backup: str | Path | None = None) -> tuple[Path, Path | None]:
+        """Bring back the newest good backup; the replaced data.toon is kept beside it."""
+        return self._upkeep.restore(backup)
+
+    def compact(self) -> bool:
+        """Fold the journal and access log into data.toon."""
+        return self._upkeep.compact()
+
+    def close(self) -> None:
+        """Compact on the way out (servers call this on exit); never raises."""
+        self._upkeep.close()
+
+    def doctor(self) -> list[tuple[str, str]]:
+        """Health report: (level, message) pairs, level ok|warn|error."""
+        return self._upkeep.doctor()
+
+    # -- transfer --------------------------------------------------------
+    def export(self, path: str | Path) -> int:
+        """Write every entry and summary to a JSON file; return the entry count."""
+        return self._transfer.export(path)
+
+    def import_(self, path: str | Path) -> ImportReport:
+        """Bring entries in from a file; duplicates by key are skipped and reported."""
+        return self._transfer.import_(path)
+
+    def import_rows(
+        self, rows: list[dict[str, Any]], summaries: list[Summary] | None = None,
+        notes: list[str] | None = None,
+    ) -> ImportReport:  # fmt: skip
+        """Bring in entry objects (export or file-column names); the same rules as ``import_``."""
+        return self._transfer.import_rows(rows, summaries, notes)
+
+
+def _hops(hops: int | None, mode: str) -> int:
+    if hops is not None:
+        return hops
+    return 2 if str(mode or "").strip().lower() == "graph" else 1
+
+
+def _tags(tags: object) -> tuple[str, ...]:
+    from toon_memory.model import split_list
+
+    return tuple(split_list(tags, ";,"))

@@ -21,6 +21,14 @@ STATUSES: tuple[str, ...] = ("active", "obsolete", "superseded")
 ORIGINS: tuple[str, ...] = ("human", "agent", "inferred", "import")
 EVIDENCE_LEVELS: tuple[str, ...] = ("", "verified", "unverified", "conflict")
 LINK_TYPES: tuple[str, ...] = ("relates", "supersedes", "superseded_by")
+#: What ``remember`` accepts as origin (``import`` is set by import only).
+REMEMBER_ORIGINS: tuple[str, ...] = ("human", "agent", "inferred")
+FORGET_ACTIONS: tuple[str, ...] = ("soft", "hard", "restore", "supersede")
+TAG_ACTIONS: tuple[str, ...] = ("add", "remove", "set")
+DIFF_TYPES: tuple[str, ...] = ("all", "created", "updated")
+#: Recall modes and output budgets (``search.RecallOptions`` validates against these).
+RECALL_MODES: tuple[str, ...] = ("flat", "graph", "index")
+RECALL_BUDGETS: tuple[str, ...] = ("tiny", "normal", "deep")
 
 #: Column names of the entries table, in file order.
 FIELDS: tuple[str, ...] = (

@@ -2,31 +2,50 @@
 
 Invariant: recall reads the state (never writes data.toon), hands entries to
 the pure ``search`` engine, and records what it returned in the access log.
-Archived entries take part only when a date filter asks for them.
+Archived entries take part only when a date filter asks for them. Every
+ranked list the product shows (recall, search, suggest, the primer) is
+ranked here, by the engine.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toon_memory.clock import today
 from toon_memory.errors import InputError
-from toon_memory.model import Entry, split_list
+from toon_memory.model import Entry
 from toon_memory.project.git import session_files
 
 if TYPE_CHECKING:
-    from toon_memory.search import Engine, RecallResult
+    from toon_memory.search import Engine, RecallOptions, RecallResult
     from toon_memory.store.store import Store
 
+#: Entries the primer lists at the top, and per category section.
+PRIMER_TOP = 10
+PRIMER_SECTIONS: tuple[str, ...] = ("pattern", "warning", "decision")
 
-class RecallMixin:
-    """Recall methods of ``Memory``."""
 
-    store: Store
-    root: Path
+@dataclass
+class Primer:
+    """What a session starts with: counts, the top entries, one section per category."""
 
-    def _engine(self, *, with_archive: bool = False) -> Engine:
+    counts: dict[str, int]
+    top: list[Entry]
+    sections: dict[str, list[Entry]] = field(default_factory=dict)
+    session_files: list[str] = field(default_factory=list)
+
+
+class Recaller:
+    """Answers recall-like questions over one store."""
+
+    def __init__(self, store: Store, root: Path) -> None:
+        self.store = store
+        self.root = root
+
+    def engine(self, *, with_archive: bool = False) -> Engine:
+        """The store's engine, or one over entries + archive for date filters."""
         from toon_memory.search import Engine
 
         state = self.store.state()
@@ -46,47 +65,41 @@ class RecallMixin:
             self.store.record_access(ids)
         return result
 
-    def recall(self, query: str = "", **options: Any) -> RecallResult:
-        """Ranked recall; see ``search.RecallOptions`` for every option."""
-        from toon_memory.search import RecallOptions
-
-        if options.get("hops") is None:  # graph mode spreads 2 hops unless told otherwise
-            options["hops"] = 2 if options.get("mode") == "graph" else 1
-        opts = RecallOptions(query=query, **options)
+    def recall(self, opts: RecallOptions) -> RecallResult:
+        """Ranked recall (or an ids fetch); access recorded except for the index."""
         dated = bool(opts.from_date or opts.to_date)
-        engine = self._engine(with_archive=dated)
+        engine = self.engine(with_archive=dated)
         result = engine.recall(opts, today=today(), session_files=self._session(opts.session_bias))
         return result if opts.mode == "index" else self._record(result)
-
-    def smart_recall(self, intent: str, **options: Any) -> RecallResult:
-        """One call combining BM25, graph, quality, freshness and decay."""
-        if not str(intent or "").strip():
-            raise InputError("intent", "must not be empty")
-        session = self._session(bool(options.get("session_bias", True)))
-        result = self._engine().smart_recall(
-            intent, today=today(), session_files=session, **options
-        )
-        return self._record(result)
-
-    def search(self, query: str = "", **options: Any) -> RecallResult:
-        """Recall with filters: category, tags (all must match), dates, path scope."""
-        from toon_memory.search import RecallOptions
-
-        tags = options.pop("tags", None)
-        opts = RecallOptions(query=query, tags=tuple(split_list(tags, ";,")), **options)
-        engine = self._engine(with_archive=bool(opts.from_date or opts.to_date))
-        session = self._session(opts.session_bias)
-        return self._record(engine.recall(opts, today=today(), session_files=session))
 
     def suggest(self, context: str, limit: int = 5) -> list[Entry]:
         """Entries related to a free-text context (no access recorded)."""
         if not str(context or "").strip():
             raise InputError("context", "must not be empty")
-        return self._engine().suggest(context, limit=limit, today=today())
+        return self.engine().suggest(context, limit=limit, today=today())
 
     def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
-        """The shortest chain of links between two entries (empty when none)."""
         for name, value in (("from_key", from_key), ("to_key", to_key)):
             if not str(value or "").strip():
                 raise InputError(name, "must not be empty")
-        return self._engine().graph_path(from_key, to_key)
+        return self.engine().graph_path(from_key, to_key)
+
+    def primer(self, counts: dict[str, int], limit: int = PRIMER_TOP) -> Primer:
+        """Top entries by the engine's no-query ranking, then the best of each category."""
+        from toon_memory.search import RecallOptions
+
+        engine, day = self.engine(), today()
+        files = self._session(True)
+        top = engine.recall(
+            RecallOptions(limit=limit, session_bias=True), today=day, session_files=files
+        ).entries
+        shown = {e.id for e in top}
+        sections: dict[str, list[Entry]] = {}
+        for category in PRIMER_SECTIONS:
+            ranked = engine.recall(
+                RecallOptions(category=category, limit=limit + len(shown)), today=day
+            ).entries
+            rest = [e for e in ranked if e.id not in shown][:limit]
+            if rest:
+                sections[category] = rest
+        return Primer(counts, top, sections, sorted(files))

@@ -19,6 +19,7 @@ from toon_memory.model import (
     CATEGORIES,
     IMPORTANCE_LEVELS,
     IMPORTANCE_RANK,
+    LINK_TYPES,
     ORIGINS,
     Entry,
     split_list,
@@ -27,6 +28,7 @@ from toon_memory.model import (
 MAX_KEY = 200
 _KEY_BAD = re.compile(r"[\x00-\x1f|]")
 _WIKI = re.compile(r"\[\[([^\[\]\n]+)\]\]")
+_LINK_KIND = re.compile(r"^[a-z_]+$")
 
 
 @dataclass
@@ -125,10 +127,16 @@ def draft_entry(
 
 def _links_of(links: object, content: str) -> list[str]:
     found = split_list(links, " ;,")
-    for kind_key in found:
-        kind, sep, _ = kind_key.partition(":")
-        if sep and kind not in ("relates", "supersedes", "superseded_by") and " " in kind:
-            raise InputError("links", f"unknown link type {kind!r}")
+    for link in found:
+        kind, sep, target = link.partition(":")
+        if sep and kind not in LINK_TYPES and _LINK_KIND.match(kind):
+            raise InputError(
+                "links",
+                f"unknown link type {kind!r} in {link!r}: use {', '.join(LINK_TYPES)} "
+                f"(a key that holds ':' is written relates:{link})",
+            )
+        if sep and kind in LINK_TYPES and not target.strip():
+            raise InputError("links", f"{link!r} names no key after '{kind}:'")
     for target in _WIKI.findall(content):
         target = target.strip()
         if target and target not in found:

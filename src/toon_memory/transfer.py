@@ -91,6 +91,11 @@ def _rows_from_json(data: Any, path: Path) -> tuple[list[dict[str, Any]], list[S
     return [r for r in rows if isinstance(r, dict)], summaries, notes
 
 
+def _is_skip(note: str) -> bool:
+    """A reader's note is either a skipped row or a repaired one, never both."""
+    return note.startswith("skipped") or note.endswith(", skipped")
+
+
 def _is_duplicate(entry: Entry, state: State, seen: set[str]) -> bool:
     """An active key already taken, or the very same entry (id or key+content) already stored."""
     if entry.active:
@@ -153,10 +158,11 @@ def _supersede_repeated_keys(rows: list[dict[str, Any]], report: ImportReport) -
             )
 
 
-class TransferMixin:
-    """Export/import methods of ``Memory``."""
+class Transfer:
+    """Moves entries in and out of one memory."""
 
-    store: Store
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     def export(self, path: str | Path) -> int:
         """Write every entry and summary to a JSON file; return the entry count."""
@@ -186,8 +192,9 @@ class TransferMixin:
         notes = list(notes or [])
         summaries = list(summaries or [])
         report = ImportReport(messages=list(notes))
-        report.repaired += sum(1 for n in notes if not n.startswith("skipped"))
-        report.skipped += sum(1 for n in notes if n.startswith("skipped") or "skipped" in n)
+        skipped = sum(1 for note in notes if _is_skip(note))
+        report.skipped += skipped
+        report.repaired += len(notes) - skipped
 
         _supersede_repeated_keys(rows, report)
 

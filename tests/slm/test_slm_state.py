@@ -9,7 +9,7 @@ import pytest
 from tests.slm.conftest import Runner
 
 from toon_memory.errors import CorruptFileError, InputError
-from toon_memory.slm.state import clear_state, read_state, update_state
+from toon_memory.store.session_state import clear_state, read_state, update_state
 
 
 def test_api_reads_missing_file_as_empty(tmp_path: Path) -> None:

@@ -1,73 +1,23 @@
-"""Entry point and shared plumbing of the CLI.
+"""Entry point of the CLI: the ``toon-memory`` group and every command added to it.
 
-Invariant: each command opens one ``Memory``, calls it, and prints text or
-(with ``--json``) JSON on stdout; ``ToonMemoryError`` becomes a message on
-stderr and exit code 2 (bad input) or 1 (anything else). Nothing heavier
-than click is imported before a command runs.
+Invariant: every command module exposes ``COMMANDS`` and this module adds
+each one to the group explicitly (``cli.add_command``), so a command cannot
+vanish because an import was forgotten; command modules never import this
+one. Importing the CLI loads click, the command modules and the core's
+constants (``model``); the core itself (store, search, server) is imported
+only when a command runs.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from collections.abc import Callable
-from functools import wraps
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
-from toon_memory.errors import ToonMemoryError
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-class Context:
-    """What every command shares: the project override."""
-
-    def __init__(self, project: str | None) -> None:
-        self.project = project
-        self._memory: Any = None
-
-    @property
-    def memory(self) -> Any:
-        if self._memory is None:
-            from toon_memory.memory import Memory
-
-            self._memory = Memory(Path(self.project) if self.project else None)
-        return self._memory
-
-    def print_notices(self) -> None:
-        """Messages from loading the memory (e.g. a migrated TypeScript file), on stderr."""
-        if self._memory is not None:
-            for note in self._memory.notices():
-                click.echo(f"note: {note}", err=True)
-
-
-def emit(data: Any, text: str, as_json: bool) -> None:
-    """Print JSON (``--json``) or text."""
-    if as_json:
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
-    else:
-        click.echo(text)
-
-
-def handles_errors(func: F) -> F:
-    """Turn our errors into a message on stderr and the documented exit code."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except ToonMemoryError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(exc.exit_code)
-
-    return wrapper  # type: ignore[return-value]
-
-
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+from toon_memory.cli import commands, mcp_command, recall_commands, state_commands
+from toon_memory.cli.context import Context
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -92,10 +42,16 @@ def _after_command(ctx: click.Context, *_: Any, **__: Any) -> None:
         ctx.obj.print_notices()
 
 
-def main() -> None:
-    # Importing these modules registers their commands on ``cli``.
-    from toon_memory.cli import commands, mcp_command, recall_commands, slm_commands  # noqa: F401
+for _command in (
+    *commands.COMMANDS,
+    *recall_commands.COMMANDS,
+    *state_commands.COMMANDS,
+    mcp_command.mcp,
+):
+    cli.add_command(_command)
 
+
+def main() -> None:
     exit_fast(cli, prog_name="toon-memory")
 
 

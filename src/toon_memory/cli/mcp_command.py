@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import click
 
-from toon_memory.cli.main import Context, cli, handles_errors
+from toon_memory.cli.context import Context, handles_errors
 
 
-@cli.command()
+@click.command()
 @click.option(
     "--project",
     "project_opt",

@@ -1,31 +1,33 @@
 """Recall CLI commands: recall, search, smart-recall, suggest, path.
 
-Invariant: thin calls into ``Memory``; ``--json`` prints the structured
-result (``{"results": [...]}`` in rank order), otherwise the token-lean text.
+Invariant: each is one ``Memory`` call plus one shared renderer; ``--json``
+prints the structured result (``{"results": [...]}`` in rank order),
+otherwise the token-lean text. Collected in ``COMMANDS`` for ``cli.main``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from toon_memory.cli.main import Context, cli, emit, handles_errors, json_option
+from toon_memory.cli.context import Context, handles_errors, json_option, pass_ctx, show
+from toon_memory.model import RECALL_BUDGETS, RECALL_MODES
+from toon_memory.render import results as render
 
-pass_ctx = click.make_pass_decorator(Context)
+if TYPE_CHECKING:
+    from toon_memory.search import RecallResult
 
 
-def _show(result: Any, as_json: bool) -> None:
-    from toon_memory.render.recall import render_recall
-
-    emit(result.to_dict(), render_recall(result), as_json)
+def _show(result: RecallResult, as_json: bool) -> None:
+    show(render.recalled(result, {}), as_json)
 
 
 def recall_options(func: Any) -> Any:
     """Options shared by recall-like commands."""
     for decorator in reversed([
         click.option("--limit", "-n", type=int, default=None, help="Most results to return."),
-        click.option("--budget", type=click.Choice(["tiny", "normal", "deep"]), default="normal",
+        click.option("--budget", type=click.Choice(RECALL_BUDGETS), default="normal",
                      help="tiny: key + one line; deep: every field."),
         click.option("--budget-tokens", type=int, default=0, help="Stop adding entries past this many tokens (0 = no limit)."),
         click.option("--explain", is_flag=True, help="Add a reason line per result."),
@@ -38,11 +40,9 @@ def recall_options(func: Any) -> Any:
     return func
 
 
-@cli.command()
+@click.command()
 @click.argument("query", default="")
-@click.option(
-    "--mode", type=click.Choice(["flat", "graph", "index"]), default="flat", show_default=True
-)
+@click.option("--mode", type=click.Choice(RECALL_MODES), default="flat", show_default=True)
 @click.option(
     "--hops",
     type=int,
@@ -57,15 +57,20 @@ def recall_options(func: Any) -> Any:
 @json_option
 @pass_ctx
 @handles_errors
-def recall(ctx: Context, /, query: str, mode: str, hops: int | None, ids: str, compact: bool, no_rrf: bool,
-           as_of: str, as_json: bool, **options: Any) -> None:  # fmt: skip
+def recall(ctx: Context, /, query: str, mode: str, hops: int | None, ids: str, compact: bool,
+           no_rrf: bool, as_of: str, limit: int | None, budget: str, budget_tokens: int,
+           explain: bool, session_bias: bool, path_scope: str, from_date: str, to_date: str,
+           as_json: bool) -> None:  # fmt: skip
     """Find the entries that matter for QUERY, best first."""
-    result = ctx.memory.recall(query, mode=mode, hops=hops, ids=ids or None, compact=compact,
-                               rrf=not no_rrf, as_of=as_of, **options)  # fmt: skip
+    result = ctx.memory.recall(
+        query, mode=mode, hops=hops, ids=ids or None, compact=compact, rrf=not no_rrf,
+        as_of=as_of, limit=limit, budget=budget, budget_tokens=budget_tokens, explain=explain,
+        session_bias=session_bias, path_scope=path_scope, from_date=from_date, to_date=to_date,
+    )  # fmt: skip
     _show(result, as_json)
 
 
-@cli.command()
+@click.command()
 @click.argument("query", default="")
 @click.option("--category", default="", help="Only this category.")
 @click.option("--tags", default="", help='Entries must carry all these tags (";" or ",").')
@@ -73,15 +78,19 @@ def recall(ctx: Context, /, query: str, mode: str, hops: int | None, ids: str, c
 @json_option
 @pass_ctx
 @handles_errors
-def search(
-    ctx: Context, /, query: str, category: str, tags: str, as_json: bool, **options: Any
-) -> None:
+def search(ctx: Context, /, query: str, category: str, tags: str, limit: int | None,
+           budget: str, budget_tokens: int, explain: bool, session_bias: bool, path_scope: str,
+           from_date: str, to_date: str, as_json: bool) -> None:  # fmt: skip
     """Recall with filters (category, tags, dates, path scope)."""
-    result = ctx.memory.search(query, category=category, tags=tags, **options)
+    result = ctx.memory.recall(
+        query, category=category, tags=tags, limit=limit, budget=budget,
+        budget_tokens=budget_tokens, explain=explain, session_bias=session_bias,
+        path_scope=path_scope, from_date=from_date, to_date=to_date,
+    )  # fmt: skip
     _show(result, as_json)
 
 
-@cli.command(name="smart-recall")
+@click.command(name="smart-recall")
 @click.argument("intent")
 @click.option("--hops", type=int, default=2, show_default=True)
 @click.option("--explain", is_flag=True)
@@ -100,7 +109,7 @@ def smart_recall(ctx: Context, intent: str, hops: int, explain: bool, budget_tok
     _show(result, as_json)
 
 
-@cli.command()
+@click.command()
 @click.argument("context")
 @click.option("--limit", "-n", type=int, default=5, show_default=True)
 @json_option
@@ -108,13 +117,10 @@ def smart_recall(ctx: Context, intent: str, hops: int, explain: bool, budget_tok
 @handles_errors
 def suggest(ctx: Context, context: str, limit: int, as_json: bool) -> None:
     """Entries related to a free-text context."""
-    from toon_memory.render.core import render_entries
-
-    entries = ctx.memory.suggest(context, limit=limit)
-    emit({"results": [e.to_dict() for e in entries]}, render_entries(entries), as_json)
+    show(render.suggested(ctx.memory.suggest(context, limit=limit), {"context": context}), as_json)
 
 
-@cli.command()
+@click.command()
 @click.argument("from_key")
 @click.argument("to_key")
 @json_option
@@ -123,7 +129,17 @@ def suggest(ctx: Context, context: str, limit: int, as_json: bool) -> None:
 def path(ctx: Context, from_key: str, to_key: str, as_json: bool) -> None:
     """The shortest chain of links between two entries."""
     entries = ctx.memory.graph_path(from_key, to_key)
-    text = (
-        " -> ".join(e.key for e in entries) if entries else f"No path from {from_key} to {to_key}."
-    )
-    emit({"path": [e.key for e in entries]}, text, as_json)
+    show(render.path_found(entries, {"from_key": from_key, "to_key": to_key}), as_json)
+
+
+@click.command()
+@click.option("--limit", "-n", type=int, default=10, show_default=True, help="Top entries to list.")
+@json_option
+@pass_ctx
+@handles_errors
+def primer(ctx: Context, limit: int, as_json: bool) -> None:
+    """What a session starts with: categories, top entries, patterns, warnings, decisions."""
+    show(render.primed(ctx.memory.primer(limit), {}), as_json)
+
+
+COMMANDS: tuple[click.Command, ...] = (recall, search, smart_recall, suggest, path, primer)

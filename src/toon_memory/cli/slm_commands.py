@@ -1,4 +1,4 @@
-"""simple-local-memory's ``memory-*`` commands, and ``toon-memory state``.
+"""simple-local-memory's ``memory-*`` commands (``toon-memory state`` is in ``state_commands``).
 
 Invariant: each command is a thin call into ``toon_memory.slm`` plus
 printing, with simple-local-memory's names and flags; ``ToonMemoryError``
@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from toon_memory.cli.main import Context, cli, emit, handles_errors, json_option
-from toon_memory.render.core import render_session_state
+from toon_memory.cli.context import emit, handles_errors, json_option
+
+if TYPE_CHECKING:
+    from toon_memory.memory import Memory
 
 F = TypeVar("F", bound=Callable[..., Any])
 SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -30,7 +32,7 @@ def workspace_option(func: F) -> F:
     )(func)  # fmt: skip
 
 
-def open_memory(folder: str | None) -> Any:
+def open_memory(folder: str | None) -> Memory:
     from toon_memory.memory import Memory
 
     memory = Memory(Path(folder) if folder else None)
@@ -261,77 +263,6 @@ def slm() -> None:
 
 for _command in COMMANDS:
     slm.add_command(_command)
-
-
-# -- toon-memory state ---------------------------------------------------------------------
-
-pass_ctx = click.make_pass_decorator(Context)
-
-
-def state_root(ctx: Context) -> Path:
-    from toon_memory.store.paths import find_project_root
-
-    return find_project_root(Path(ctx.project) if ctx.project else None)
-
-
-@cli.group()
-def state() -> None:
-    """Hot memory: SESSION-STATE.json at the workspace root."""
-
-
-@state.command("show")
-@json_option
-@pass_ctx
-@handles_errors
-def state_show(ctx: Context, as_json: bool) -> None:
-    """Print the session state."""
-    from toon_memory.slm.state import read_state
-
-    data = read_state(state_root(ctx))
-    emit(data, render_session_state(data), as_json)
-
-
-@state.command("set")
-@click.argument("field")
-@click.argument("values", nargs=-1, required=True)
-@json_option
-@pass_ctx
-@handles_errors
-def state_set(ctx: Context, field: str, values: tuple[str, ...], as_json: bool) -> None:
-    """Set current_task, or replace a list field with VALUES."""
-    from toon_memory.slm.state import LIST_FIELDS, update_state
-
-    value: Any = list(values) if field.replace("-", "_") in LIST_FIELDS else " ".join(values)
-    data = update_state(state_root(ctx), set_fields={field: value})
-    emit(data, render_session_state(data), as_json)
-
-
-@state.command("add")
-@click.argument("field")
-@click.argument("values", nargs=-1, required=True)
-@json_option
-@pass_ctx
-@handles_errors
-def state_add(ctx: Context, field: str, values: tuple[str, ...], as_json: bool) -> None:
-    """Append VALUES to key_context, pending_actions or recent_decisions."""
-    from toon_memory.slm.state import update_state
-
-    data = update_state(state_root(ctx), add={field: list(values)})
-    emit(data, render_session_state(data), as_json)
-
-
-@state.command("clear")
-@click.argument("fields", nargs=-1)
-@json_option
-@pass_ctx
-@handles_errors
-def state_clear(ctx: Context, fields: tuple[str, ...], as_json: bool) -> None:
-    """Clear the named fields (all documented fields when none are named)."""
-    from toon_memory.slm.state import clear_state, update_state
-
-    root = state_root(ctx)
-    data = update_state(root, clear=list(fields)) if fields else clear_state(root)
-    emit(data, render_session_state(data), as_json)
 
 
 if __name__ == "__main__":

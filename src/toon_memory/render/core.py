@@ -7,11 +7,14 @@ result always renders the same way. No I/O.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toon_memory.model import Entry
-from toon_memory.remember import RememberResult
-from toon_memory.stats import Stats
+
+if TYPE_CHECKING:
+    from toon_memory.changes import Diff
+    from toon_memory.remember import RememberResult
+    from toon_memory.stats import Stats
 
 
 def entry_line(entry: Entry) -> str:
@@ -93,10 +96,9 @@ def render_stats(stats: Stats) -> str:
     ])  # fmt: skip
 
 
-def render_diff(diff: dict[str, Any]) -> str:
-    lines = [f"📋 Changes since {diff['since']}:"]
-    for label, icon in (("created", "➕"), ("updated", "✏️")):
-        items: list[Entry] = diff[label]
+def render_diff(diff: Diff) -> str:
+    lines = [f"📋 Changes since {diff.since}:"]
+    for label, icon, items in (("created", "➕", diff.created), ("updated", "✏️", diff.updated)):
         if items:
             lines.append(f"{icon} {label.capitalize()} ({len(items)}):")
             lines.extend(f"  {entry_line(e)}\n    {e.content[:100]}" for e in items)

@@ -17,9 +17,10 @@ from datetime import date
 
 from toon_memory.clock import parse_date
 from toon_memory.errors import InputError
+from toon_memory.model import RECALL_BUDGETS, RECALL_MODES
 
-MODES: tuple[str, ...] = ("flat", "graph", "index")
-BUDGETS: tuple[str, ...] = ("tiny", "normal", "deep")
+MODES = RECALL_MODES
+BUDGETS = RECALL_BUDGETS
 _FLAT_LIMIT = {"tiny": 3, "normal": 10, "deep": 20}
 _GRAPH_LIMIT = {"tiny": 3, "normal": 6, "deep": 12}
 INDEX_LIMIT = 50

@@ -140,19 +140,19 @@ class ToonMemoryServer(MCPServer[Any]):
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult:
         from toon_memory.server.args import normalise
-        from toon_memory.server.handlers import HANDLERS
+        from toon_memory.server.handlers import run_tool
 
         spec = BY_NAME.get(name)
         if spec is None:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}")
-        handler = HANDLERS[name]
         try:
             args = normalise(spec, arguments)
-            out = await self.run_memory(lambda memory: handler(memory, args))
+            out = await self.run_memory(lambda memory: run_tool(memory, spec, args))
         except ToonMemoryError as exc:
             return error_result(spec, exc)
         return CallToolResult(
-            content=[TextContent(type="text", text=out.text)], structured_content=out.data
+            content=[TextContent(type="text", text=out.text)],
+            structured_content=out.data if spec.output is not None else None,
         )
 
     # -- resources and prompt --------------------------------------------------------

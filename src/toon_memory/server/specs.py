@@ -12,9 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toon_memory.model import CATEGORIES, IMPORTANCE_LEVELS
-
-STATE_FIELDS = ("current_task", "key_context", "pending_actions", "recent_decisions")
+from toon_memory.model import (
+    CATEGORIES,
+    DIFF_TYPES,
+    FORGET_ACTIONS,
+    IMPORTANCE_LEVELS,
+    RECALL_BUDGETS,
+    RECALL_MODES,
+    REMEMBER_ORIGINS,
+    TAG_ACTIONS,
+)
+from toon_memory.store.session_state import ACTIONS as STATE_ACTIONS
+from toon_memory.store.session_state import FIELDS as STATE_FIELDS
 
 
 def camel(name: str) -> str:
@@ -60,7 +69,9 @@ class Param:
 class ToolSpec:
     """A tool: its description, parameters, annotations and (for data) output schema.
 
-    ``fields`` maps a ``Memory`` error field to the published parameter name.
+    A call is ``Memory.<method>(**arguments)`` with each published parameter
+    passed under its own name, or under ``rename[name]`` where the ``Memory``
+    parameter is spelled otherwise.
     """
 
     name: str
@@ -71,7 +82,21 @@ class ToolSpec:
     destructive: bool = False
     idempotent: bool = False
     output: dict[str, Any] | None = None
-    fields: dict[str, str] = field(default_factory=dict)
+    rename: dict[str, str] = field(default_factory=dict)
+    method: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.method:
+            raise ValueError(f"{self.name}: no Memory method")
+
+    @property
+    def fields(self) -> dict[str, str]:
+        """A ``Memory`` error field -> the published parameter name."""
+        return {inner: published for published, inner in self.rename.items()}
+
+    def call_arguments(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Checked published arguments -> keyword arguments of ``Memory.<method>``."""
+        return {self.rename.get(name, name): value for name, value in arguments.items()}
 
     def input_schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {
@@ -105,7 +130,7 @@ PATH = _obj(path=_ARRAY)
 KEY = Param("key", doc="Entry key or id")
 LIMIT = Param("limit", "integer", "Max results", minimum=1)
 HOPS = Param("hops", "integer", "Graph depth", enum=(1, 2))
-BUDGET = Param("budget", enum=("tiny", "normal", "deep"), doc="tiny: top 3, one line each")
+BUDGET = Param("budget", enum=RECALL_BUDGETS, doc="tiny: top 3, one line each")
 BUDGET_TOKENS = Param("budget_tokens", "integer", "Cap output tokens (0: none)", minimum=0)
 EXPLAIN = Param("explain", "boolean", "Add a why line per entry")
 SESSION_BIAS = Param("session_bias", "boolean", "Boost files changed on this branch")
@@ -129,10 +154,11 @@ TOOLS: tuple[ToolSpec, ...] = (
             Param("ttl", doc="7d, 24h or YYYY-MM-DD"),
             Param("importance", enum=IMPORTANCE_LEVELS),
             Param("confidence", "number", "0..1"),
-            Param("origin", enum=("human", "agent", "inferred")),
+            Param("origin", enum=REMEMBER_ORIGINS),
             PATH_SCOPE,
         ),
         required=("category", "key", "content"),
+        method="remember",
     ),
     ToolSpec(
         "memory_recall",
@@ -140,7 +166,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "per entry; ids fetches in order; as_of adds superseded versions.",
         (
             Param("query"),
-            Param("mode", enum=("flat", "graph", "index")),
+            Param("mode", enum=RECALL_MODES),
             HOPS,
             LIMIT,
             Param("ids", doc="Ids or keys, comma separated", many=True),
@@ -158,6 +184,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         read_only=True,
         idempotent=True,
         output=RESULTS,
+        method="recall",
     ),
     ToolSpec(
         "memory_smart_recall",
@@ -174,6 +201,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         read_only=True,
         idempotent=True,
         output=RESULTS,
+        method="smart_recall",
     ),
     ToolSpec(
         "memory_search",
@@ -192,6 +220,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         read_only=True,
         idempotent=True,
         output=RESULTS,
+        method="search",
     ),
     ToolSpec(
         "memory_suggest",
@@ -201,18 +230,20 @@ TOOLS: tuple[ToolSpec, ...] = (
         read_only=True,
         idempotent=True,
         output=RESULTS,
+        method="suggest",
     ),
     ToolSpec(
         "memory_forget",
         "soft (default): mark obsolete; hard: delete; restore; supersede by new_key.",
         (
             KEY,
-            Param("action", enum=("soft", "hard", "restore", "supersede")),
+            Param("action", enum=FORGET_ACTIONS),
             Param("new_key", doc="Successor (supersede)"),
         ),
         required=("key",),
         destructive=True,
-        fields={"id_or_key": "key"},
+        rename={"key": "id_or_key"},
+        method="forget",
     ),
     ToolSpec(
         "memory_stats",
@@ -220,6 +251,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         read_only=True,
         idempotent=True,
         output=STATS,
+        method="stats",
     ),
     ToolSpec(
         "memory_summary",
@@ -228,21 +260,24 @@ TOOLS: tuple[ToolSpec, ...] = (
         required=("file",),
         destructive=True,
         idempotent=True,
-        fields={"text": "summary"},
+        rename={"summary": "text"},
+        method="summary",
     ),
     ToolSpec(
         "memory_archive",
         "Move expired and stale (>30 days unused) entries to the archive.",
         destructive=True,
         idempotent=True,
+        method="archive",
     ),
     ToolSpec(
         "memory_diff",
         "Entries created or updated since 24h, 7d or YYYY-MM-DD.",
-        (Param("since", doc="Default 24h"), Param("type", enum=("all", "created", "updated"))),
+        (Param("since", doc="Default 24h"), Param("type", enum=DIFF_TYPES)),
         read_only=True,
         idempotent=True,
         output=DIFF,
+        method="diff",
     ),
     ToolSpec(
         "memory_pin",
@@ -250,19 +285,28 @@ TOOLS: tuple[ToolSpec, ...] = (
         (KEY, Param("priority", "integer", minimum=1, maximum=5)),
         required=("key",),
         idempotent=True,
+        method="pin",
     ),
-    ToolSpec("memory_unpin", "Unpin an entry.", (KEY,), required=("key",), idempotent=True),
+    ToolSpec(
+        "memory_unpin",
+        "Unpin an entry.",
+        (KEY,),
+        required=("key",),
+        idempotent=True,
+        method="unpin",
+    ),
     ToolSpec(
         "memory_tag",
         "Add, remove or set tags on entries given by key or id.",
         (
             Param("keys", doc="Keys or ids, comma separated", many=True),
-            Param("action", enum=("add", "remove", "set")),
+            Param("action", enum=TAG_ACTIONS),
             TAGS,
         ),
         required=("keys", "action", "tags"),
         destructive=True,
         idempotent=True,
+        method="tag",
     ),
     ToolSpec(
         "memory_graph_path",
@@ -272,24 +316,27 @@ TOOLS: tuple[ToolSpec, ...] = (
         read_only=True,
         idempotent=True,
         output=PATH,
+        method="graph_path",
     ),
-    ToolSpec("memory_backup", "Timestamped full backup (newest 10 kept)."),
+    ToolSpec("memory_backup", "Timestamped full backup (newest 10 kept).", method="backup"),
     ToolSpec(
         "memory_checkpoint",
         "Checkpoint a long session: a backup plus a 7-day entry naming it.",
         (Param("note", doc="What state this is"),),
+        method="checkpoint",
     ),
     ToolSpec(
         "memory_state",
         "Hot session state (SESSION-STATE.json): show it, or set/add/clear current_task, "
         "key_context, pending_actions, recent_decisions. Update it before replying.",
         (
-            Param("action", enum=("show", "set", "add", "clear")),
+            Param("action", enum=STATE_ACTIONS),
             Param("field", enum=STATE_FIELDS),
             Param("value", doc="Text; list fields take an array", many=True),
         ),
         destructive=True,
         output=_obj(current_task={"type": "string"}, key_context=_ARRAY),
+        method="session_state",
     ),
 )
 

@@ -1,21 +1,19 @@
 """Text of the MCP resources and of the ``summarize_project_context`` prompt.
 
 Invariant: every function reads ``Memory`` through its public API and renders
-text; none imports ``mcp`` and each read is regenerated from the current state
-(nothing cached here). Resources never write; only the prompt with an intent
-recalls, which records access like any recall.
+with the shared renderers; none imports ``mcp``, none ranks entries itself
+(the primer is ``Memory.primer``), and each read is regenerated from the
+current state. Resources never write; only the prompt with an intent recalls,
+which records access like any recall.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toon_memory.model import IMPORTANCE_RANK, Entry
-
 if TYPE_CHECKING:
     from toon_memory.memory import Memory
 
-TOP = 10
 CURRENT_DAYS = 7
 
 
@@ -43,41 +41,11 @@ def stats_text(memory: Memory) -> str:
     return render_stats(memory.stats())
 
 
-def _weight(entry: Entry) -> tuple[int, int, float, int, str]:
-    pinned = -entry.priority if entry.priority else -10
-    return (pinned, IMPORTANCE_RANK[entry.importance], entry.quality, entry.accessed, entry.updated)
-
-
-def _line(entry: Entry) -> str:
-    first = " ".join(entry.content.split())
-    first = first if len(first) <= 120 else first[:119] + "…"
-    return f"- [{entry.category}] {entry.key}: {first}"
-
-
 def primer_text(memory: Memory) -> str:
     """The system primer: categories, top entries, patterns, warnings, decisions."""
-    entries = memory.entries()
-    if not entries:
-        return "# Project memory\n\nEmpty. Save decisions, patterns, bugs and warnings with memory_remember."
-    counts = memory.stats().by_category
-    lines = [
-        "# Project memory",
-        "",
-        "Categories: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
-        "",
-        "## Top entries",
-    ]
-    top = sorted(entries, key=_weight, reverse=True)[:TOP]
-    lines.extend(_line(e) for e in top)
-    for category, title in (
-        ("pattern", "Patterns"),
-        ("warning", "Warnings"),
-        ("decision", "Decisions"),
-    ):
-        rest = [e for e in entries if e.category == category and e not in top][:TOP]
-        if rest:
-            lines.extend(["", f"## {title}", *(_line(e) for e in rest)])
-    return "\n".join(lines)
+    from toon_memory.render.results import primed
+
+    return primed(memory.primer(), {}).text
 
 
 def prompt_text(memory: Memory, intent: str = "") -> str:

@@ -3,7 +3,7 @@
 Invariant: this package only calls the public ``Memory`` API and writes
 workspace files atomically; it adds no rule to the core. Tiers:
 
-1. hot memory ``SESSION-STATE.json`` — ``slm.state`` (``read_state``,
+1. hot memory ``SESSION-STATE.json`` — ``store.session_state`` (``read_state``,
    ``update_state``, ``clear_state``: the pure API for a ``memory_state`` tool);
 2. cold store — our entries; types map onto categories (``slm.records``);
 3. curated archive ``MEMORY.md`` + ``memories/`` — ``slm.workspace``.
@@ -12,6 +12,6 @@ workspace files atomically; it adds no rule to the core. Tiers:
 """
 
 from toon_memory.slm.records import CATEGORY_OF_TYPE, TYPES
-from toon_memory.slm.state import clear_state, read_state, update_state
+from toon_memory.store.session_state import clear_state, read_state, update_state
 
 __all__ = ["CATEGORY_OF_TYPE", "TYPES", "clear_state", "read_state", "update_state"]

@@ -21,8 +21,8 @@ from toon_memory.errors import InputError, ToonMemoryError
 from toon_memory.memory import Memory
 from toon_memory.model import Entry
 from toon_memory.slm import records as rec
-from toon_memory.slm import state as hot
 from toon_memory.slm import workspace as ws
+from toon_memory.store import session_state as hot
 from toon_memory.store.atomic import write_atomic
 from toon_memory.store.paths import STORE_DIR
 

@@ -9,9 +9,9 @@ is kept beside it) and only restores a backup that decodes.
 from __future__ import annotations
 
 import shutil
-from datetime import datetime, timezone
 from pathlib import Path
 
+from toon_memory.clock import file_stamp
 from toon_memory.errors import CorruptFileError, StoreError
 from toon_memory.store.atomic import write_atomic
 from toon_memory.store.codec import decode_document, encode_document
@@ -20,18 +20,6 @@ from toon_memory.store.store import Store
 
 KEEP = 10
 PREFIX = "data-"
-
-
-def _stamp() -> str:
-    return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-%f")
-
-
-def keep_copy(paths: MemoryPaths, source: Path, label: str) -> Path:
-    """Copy ``source`` into backups/ under a labelled, timestamped name (not pruned)."""
-    paths.backups.mkdir(parents=True, exist_ok=True)
-    target = paths.backups / f"{label}-{_stamp()}{source.suffix}"
-    shutil.copy2(source, target)
-    return target
 
 
 def list_backups(paths: MemoryPaths) -> list[Path]:
@@ -45,7 +33,7 @@ def create_backup(store: Store) -> Path:
     """Write the full current memory to a new backup and prune to the newest ``KEEP``."""
     state = store.state()
     text = encode_document(list(state.entries.values()), list(state.summaries.values()))
-    target = store.paths.backups / f"{PREFIX}{_stamp()}.toon"
+    target = store.paths.backups / f"{PREFIX}{file_stamp()}.toon"
     write_atomic(target, text.encode())
     for old in list_backups(store.paths)[KEEP:]:
         old.unlink(missing_ok=True)
@@ -73,7 +61,7 @@ def restore_backup(store: Store, backup: Path | None = None) -> tuple[Path, Path
     with store.lock:
         kept: Path | None = None
         if store.paths.data.exists():
-            kept = store.paths.data.with_name(f"data.toon.broken-{_stamp()}")
+            kept = store.paths.data.with_name(f"data.toon.broken-{file_stamp()}")
             shutil.copy2(store.paths.data, kept)
         write_atomic(store.paths.data, good.read_bytes())
     return good, kept

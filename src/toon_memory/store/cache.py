@@ -16,7 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CACHE_VERSION = 5
+from toon_memory.model import ATTRIBUTES, FIELDS
+
+#: Bump only when the cache's own layout (the pickled tuple) changes; the
+#: stored fields, the entry layout and the derived index format are part of
+#: the key already, so adding a field or changing the index needs no bump here.
+CACHE_LAYOUT = 6
 FileId = tuple[int, int, int]
 
 
@@ -40,7 +45,12 @@ class Position:
     access_offset: int
 
 
-def load_cache(path: Path) -> tuple[Position, Any] | None:
+def cache_version(derived: str = "") -> str:
+    """The key a cache must carry to be used: layout, columns, entry layout, index format."""
+    return f"{CACHE_LAYOUT}|{','.join(FIELDS)}|{','.join(ATTRIBUTES)}|{derived}"
+
+
+def load_cache(path: Path, version: str) -> tuple[Position, Any] | None:
     """The cached (position, state), or None when absent, damaged or of another version."""
     try:
         payload = path.read_bytes()
@@ -49,21 +59,21 @@ def load_cache(path: Path) -> tuple[Position, Any] | None:
     collecting = gc.isenabled()
     gc.disable()  # unpickling allocates ~10^5 objects; collections in between only cost time
     try:
-        version, position, state = pickle.loads(payload)
+        found, position, state = pickle.loads(payload)
     except Exception:
         return None
     finally:
         if collecting:
             gc.enable()
-    if version != CACHE_VERSION or not isinstance(position, Position):
+    if found != version or not isinstance(position, Position):
         return None
     return position, state
 
 
-def save_cache(path: Path, position: Position, state: Any) -> None:
+def save_cache(path: Path, version: str, position: Position, state: Any) -> None:
     """Write the cache (best effort: a failure only costs a re-parse later)."""
     try:
-        payload = pickle.dumps((CACHE_VERSION, position, state), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps((version, position, state), protocol=pickle.HIGHEST_PROTOCOL)
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

@@ -25,7 +25,7 @@ from toon_memory.errors import StoreError
 from toon_memory.model import Entry, EntryMap
 from toon_memory.store import journal
 from toon_memory.store.atomic import replace_durable, write_atomic, write_temp
-from toon_memory.store.cache import Position, file_id, load_cache, save_cache
+from toon_memory.store.cache import Position, cache_version, file_id, load_cache, save_cache
 from toon_memory.store.codec import Document, decode_document, encode_document
 from toon_memory.store.lock import FileLock
 from toon_memory.store.paths import MemoryPaths
@@ -50,11 +50,16 @@ class Store:
     """The files of one memory folder, read and written safely."""
 
     def __init__(
-        self, paths: MemoryPaths, make_derived: Callable[[EntryMap], Derived] | None = None
+        self,
+        paths: MemoryPaths,
+        make_derived: Callable[[EntryMap], Derived] | None = None,
+        derived_version: str = "",
     ) -> None:
+        """``derived_version`` names the format of what ``make_derived`` builds (cache key)."""
         self.paths = paths
         self.lock = FileLock(paths.lock)
         self._make_derived = make_derived
+        self._cache_version = cache_version(derived_version)
         self._state: State | None = None
         self._pos: Position | None = None
 
@@ -67,7 +72,7 @@ class Store:
         """The current state, brought up to date with the files (cheap when unchanged)."""
         if self._state is not None and self._pos is not None and self._catch_up(self._pos):
             return self._state
-        cached = load_cache(self.paths.cache)
+        cached = load_cache(self.paths.cache, self._cache_version)
         if cached is not None:
             self._pos, self._state = cached
             if self._state.derived is None and self._make_derived is not None:
@@ -140,7 +145,7 @@ class Store:
 
     def _migrate(self, doc: Document) -> None:
         """Replace a TypeScript-format data.toon by ours, keeping the original as a backup."""
-        from toon_memory.store.backups import keep_copy
+        from toon_memory.store.copies import keep_copy
 
         with self.lock:
             kept = keep_copy(self.paths, self.paths.data, "ts-original")
@@ -157,7 +162,7 @@ class Store:
     def save_cache(self) -> None:
         if self._state is not None and self._pos is not None:
             notices, self._state.notices = self._state.notices, []
-            save_cache(self.paths.cache, self._pos, self._state)
+            save_cache(self.paths.cache, self._cache_version, self._pos, self._state)
             self._state.notices = notices
 
     # -- writing ---------------------------------------------------------

@@ -4,7 +4,8 @@ Invariant: the file is only ever replaced atomically (``write_atomic``:
 temp file, fsync, rename), every update is a locked read-modify-write that
 keeps keys this module does not know, and ``last_updated`` is set on every
 write. A missing file reads as the empty state. Pure API for the CLI and the
-MCP ``memory_state`` tool: ``read_state``, ``update_state``, ``clear_state``.
+MCP ``memory_state`` tool: ``read_state``, ``update_state``, ``clear_state``,
+and ``apply_action`` (the one rule for show/set/add/clear that both use).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ STATE_FILE = "SESSION-STATE.json"
 TEXT_FIELDS: tuple[str, ...] = ("current_task",)
 LIST_FIELDS: tuple[str, ...] = ("key_context", "pending_actions", "recent_decisions")
 FIELDS: tuple[str, ...] = (*TEXT_FIELDS, *LIST_FIELDS)
+ACTIONS: tuple[str, ...] = ("show", "set", "add", "clear")
 
 
 def state_path(workspace: Path) -> Path:
@@ -120,3 +122,34 @@ def _as_field(name: str, value: Any) -> Any:
     if not isinstance(value, str):
         raise InputError(name, f"must be text; got {value!r}")
     return value
+
+
+def apply_action(
+    workspace: Path, action: str = "show", field: str | None = None,
+    value: str | list[str] | tuple[str, ...] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Show the state, or set/add/clear one field.
+
+    ``clear`` empties ``field``, or each field named in ``value``, or, with
+    neither, every documented field (one write in every case).
+    ``set`` on ``current_task`` joins several values with spaces; on a list
+    field it replaces the list. ``add`` appends to a list field.
+    """
+    if action not in ACTIONS:
+        raise InputError("action", f"must be one of {', '.join(ACTIONS)}; got {action!r}")
+    if action in ("set", "add") and not field:
+        raise InputError("field", f"is required for action {action!r}")
+    if action in ("set", "add") and value is None:
+        raise InputError("value", f"is required for action {action!r}")
+    values = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
+    if action == "show":
+        return read_state(workspace)
+    if action == "clear":
+        names = [field] if field else values if value is not None else list(FIELDS)
+        return update_state(workspace, clear=names)
+    name = check_field(str(field), list_only=action == "add")
+    if action == "add":
+        return update_state(workspace, add={name: values})
+    return update_state(
+        workspace, set_fields={name: values if name in LIST_FIELDS else " ".join(values)}
+    )

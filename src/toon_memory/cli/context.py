@@ -1,0 +1,83 @@
+"""What every CLI command shares: the opened ``Memory``, output and error handling.
+
+Invariant: a command gets its ``Memory`` from ``Context.memory`` (opened on
+first use, for ``--project`` or the working directory), prints one rendered
+result with ``show`` (text, or its data as JSON with ``--json``), and a
+``ToonMemoryError`` becomes one line on stderr and the documented exit code
+(2 bad input, 1 anything else). Importing this module loads click and
+nothing of the core.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from toon_memory.errors import ToonMemoryError
+
+if TYPE_CHECKING:
+    from toon_memory.memory import Memory
+    from toon_memory.render.results import Rendered
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Context:
+    """What every command shares: the project override and the memory it opens."""
+
+    def __init__(self, project: str | None) -> None:
+        self.project = project
+        self._memory: Memory | None = None
+
+    @property
+    def memory(self) -> Memory:
+        if self._memory is None:
+            from toon_memory.memory import Memory
+
+            self._memory = Memory(Path(self.project) if self.project else None)
+        return self._memory
+
+    def print_notices(self) -> None:
+        """Messages from loading the memory (e.g. a migrated TypeScript file), on stderr."""
+        if self._memory is not None:
+            for note in self._memory.notices():
+                click.echo(f"note: {note}", err=True)
+
+
+pass_ctx = click.make_pass_decorator(Context)
+
+
+def emit(data: Any, text: str, as_json: bool) -> None:
+    """Print JSON (``--json``) or text."""
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+    else:
+        click.echo(text)
+
+
+def show(rendered: Rendered, as_json: bool) -> None:
+    """Print a rendered result: its data as JSON (``--json``) or its text."""
+    emit(rendered.data, rendered.text, as_json)
+
+
+def handles_errors(func: F) -> F:
+    """Turn our errors into a message on stderr and the documented exit code."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ToonMemoryError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+
+    return wrapper  # type: ignore[return-value]
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
