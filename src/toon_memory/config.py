@@ -15,6 +15,7 @@ from typing import Any
 
 from toon_memory.errors import CorruptFileError
 from toon_memory.store.atomic import write_atomic
+from toon_memory.store.jsonfile import read_json_object
 
 MERGE_MODES = ("replace", "keep-first")
 
@@ -30,21 +31,6 @@ class Config:
     vocab: dict[str, list[str]] = field(default_factory=dict)
 
 
-def read_json_object(path: Path) -> dict[str, Any]:
-    """A JSON object file ({} when missing); CorruptFileError naming file and line otherwise."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        return {}
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except json.JSONDecodeError as exc:
-        raise CorruptFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
-    if not isinstance(data, dict):
-        raise CorruptFileError(path, 1, "expected a JSON object")
-    return data
-
-
 def load_config(path: Path) -> Config:
     data = read_json_object(path)
     auto_raw = data.get("autoArchive")
@@ -55,10 +41,25 @@ def load_config(path: Path) -> Config:
     return Config(
         merge=merge if merge in MERGE_MODES else "replace",
         archive_expired=bool(auto.get("expired", True)),
-        archive_after_days=int(auto.get("afterDays", 0) or 0),
-        archive_cap=int(auto.get("cap", 0) or 0),
+        archive_after_days=_whole(auto.get("afterDays"), path, "autoArchive.afterDays"),
+        archive_cap=_whole(auto.get("cap"), path, "autoArchive.cap"),
         vocab={str(k): [str(w) for w in v] for k, v in vocab.items() if isinstance(v, list)},
     )
+
+
+def _whole(value: Any, path: Path, key: str) -> int:
+    """A non-negative whole number setting (missing or null: 0); CorruptFileError naming the key."""
+    if value is None or value == "":
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise CorruptFileError(path, None, f"{key} must be a whole number; got {value!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise CorruptFileError(path, None, f"{key} must be a whole number; got {value!r}") from None
+    if number < 0:
+        raise CorruptFileError(path, None, f"{key} must be 0 or more; got {number}")
+    return number
 
 
 def update_config(path: Path, changes: dict[str, Any]) -> dict[str, Any]:

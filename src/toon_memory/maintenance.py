@@ -73,9 +73,9 @@ class Maintenance:
 
     def doctor(self) -> list[tuple[str, str]]:
         """Health report: (level, message) pairs, level ok|warn|error."""
-        from toon_memory.config import read_json_object
         from toon_memory.store.codec import decode_document
         from toon_memory.store.journal import read_ops
+        from toon_memory.store.jsonfile import read_json_object
 
         report: list[tuple[str, str]] = [("ok", f"memory folder: {self.paths.folder}")]
         for path in (self.paths.data, self.paths.archive):

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.clock import now_iso
-from toon_memory.config import read_json_object
 from toon_memory.errors import InputError
 from toon_memory.store.atomic import write_atomic
+from toon_memory.store.jsonfile import read_json_object
 from toon_memory.store.lock import FileLock
 from toon_memory.store.paths import STORE_DIR
 

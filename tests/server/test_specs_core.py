@@ -1,0 +1,97 @@
+"""The MCP surface is built from the core: enums are the core's constants, and every
+tool's published parameters are parameters of the ``Memory`` method it calls."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import click
+import pytest
+
+from toon_memory import model
+from toon_memory.cli.main import cli
+from toon_memory.memory import Memory
+from toon_memory.server.handlers import RENDERERS
+from toon_memory.server.specs import BY_NAME, TOOLS, ToolSpec
+from toon_memory.store import session_state
+
+#: (tool, parameter) -> the core constant its enum must equal.
+ENUMS: dict[tuple[str, str], tuple[Any, ...]] = {
+    ("memory_remember", "category"): model.CATEGORIES,
+    ("memory_remember", "importance"): model.IMPORTANCE_LEVELS,
+    ("memory_remember", "origin"): model.REMEMBER_ORIGINS,
+    ("memory_recall", "mode"): model.RECALL_MODES,
+    ("memory_recall", "budget"): model.RECALL_BUDGETS,
+    ("memory_recall", "hops"): (1, 2),
+    ("memory_smart_recall", "hops"): (1, 2),
+    ("memory_search", "category"): model.CATEGORIES,
+    ("memory_search", "budget"): model.RECALL_BUDGETS,
+    ("memory_forget", "action"): model.FORGET_ACTIONS,
+    ("memory_diff", "type"): model.DIFF_TYPES,
+    ("memory_tag", "action"): model.TAG_ACTIONS,
+    ("memory_state", "action"): session_state.ACTIONS,
+    ("memory_state", "field"): session_state.FIELDS,
+}
+#: CLI command, option -> the core constant its choices must equal.
+CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("forget", "action"): model.FORGET_ACTIONS,
+    ("tag", "action"): model.TAG_ACTIONS,
+    ("diff", "type_"): model.DIFF_TYPES,
+    ("recall", "mode"): model.RECALL_MODES,
+    ("recall", "budget"): model.RECALL_BUDGETS,
+    ("search", "budget"): model.RECALL_BUDGETS,
+}
+
+
+def test_every_published_enum_is_a_core_constant() -> None:
+    published = {(s.name, p.name): p.enum for s in TOOLS for p in s.params if p.enum}
+    assert set(published) == set(ENUMS)
+    for where, values in published.items():
+        assert tuple(values) == tuple(ENUMS[where]), where
+
+
+def test_cli_choices_are_core_constants() -> None:
+    for (name, option), values in CHOICES.items():
+        command = cli.commands[name]
+        param = next(p for p in command.params if p.name == option)
+        assert isinstance(param.type, click.Choice)
+        assert tuple(param.type.choices) == values, (name, option)
+
+
+def _method_params(spec: ToolSpec) -> dict[str, inspect.Parameter]:
+    method = getattr(Memory, spec.method)
+    return {n: p for n, p in inspect.signature(method).parameters.items() if n != "self"}
+
+
+@pytest.mark.parametrize("spec", TOOLS, ids=lambda s: s.name)
+def test_every_parameter_is_accepted_by_the_memory_method(spec: ToolSpec) -> None:
+    accepted = _method_params(spec)
+    call = spec.call_arguments({p.name: None for p in spec.params})
+    unknown = set(call) - set(accepted)
+    assert not unknown, f"{spec.name} -> Memory.{spec.method} does not take {sorted(unknown)}"
+    needed = {n for n, p in accepted.items() if p.default is inspect.Parameter.empty}
+    required = set(spec.call_arguments(dict.fromkeys(spec.required)))
+    assert needed <= required, (
+        f"{spec.name}: Memory.{spec.method} needs {sorted(needed - required)}"
+    )
+
+
+def test_every_tool_has_a_renderer_and_a_method() -> None:
+    assert set(RENDERERS) == set(BY_NAME)
+    for spec in TOOLS:
+        assert callable(getattr(Memory, spec.method, None)), spec.method
+
+
+def test_the_name_check_catches_a_misspelt_parameter() -> None:
+    """A spec naming a parameter the method lacks is reported (the check can fail)."""
+    from toon_memory.server.specs import Param
+
+    bad = ToolSpec("memory_bad", "x", (Param("keyy"),), method="pin")
+    call = bad.call_arguments({"keyy": 1})
+    assert set(call) - set(_method_params(bad)) == {"keyy"}
+
+
+def test_error_fields_map_back_to_published_names() -> None:
+    assert BY_NAME["memory_forget"].fields == {"id_or_key": "key"}
+    assert BY_NAME["memory_summary"].fields == {"text": "summary"}
