@@ -9,7 +9,9 @@ Matches are whole words of fixed strings (no regex from the caller reaches git).
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,6 +83,19 @@ def _read_hits(proc: subprocess.Popen[bytes], wanted: list[str], max_hits: int) 
     return hits
 
 
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the git process and anything it started (its own process group on POSIX)."""
+    if proc.poll() is not None:
+        return
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover - Windows
+            proc.kill()
+    except OSError:
+        pass
+
+
 def grep_callers(
     root: Path, symbols: list[str], timeout: float = 2.0, max_hits: int = 50
 ) -> list[Hit]:
@@ -99,16 +114,17 @@ def grep_callers(
             ["git", *GIT_CONFIG, *_grep_args(wanted)],
             cwd=root, env=git_env(), stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            start_new_session=hasattr(os, "killpg"),
         )  # fmt: skip
     except (OSError, ValueError):
         return []
-    timer = threading.Timer(timeout, proc.kill)
+    timer = threading.Timer(timeout, _stop, (proc,))
     timer.start()
     try:
         return _read_hits(proc, wanted, max_hits)
     finally:
         timer.cancel()
-        proc.kill()
+        _stop(proc)
         proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()

@@ -18,21 +18,28 @@ FILE_LIMIT = 200
 # Commits whose files are listed: keeps a wide ``since`` on a long history bounded.
 SCAN_COMMITS = 1000
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+LAST_YEAR = 2099
+LAST_MOMENT = "2099-12-31T23:59:59"
 
 
 def since_arg(since: date | str) -> str:
     """The ``--since`` value for git: a day means from its midnight (local time).
 
     git reads a bare ``YYYY-MM-DD`` as that day at the current time of day,
-    so days get an explicit midnight. Other strings ("2 weeks ago", an ISO
-    timestamp) go to git as they are.
+    so days get an explicit midnight; git ignores years past 2099, so those
+    become the end of 2099. Other strings ("2 weeks ago", an ISO timestamp)
+    go to git as they are.
     """
+    if isinstance(since, date) and since.year > LAST_YEAR:
+        return LAST_MOMENT
     if isinstance(since, datetime):
         return since.isoformat()
     if isinstance(since, date):
         return f"{since.isoformat()}T00:00:00"
     text = since.strip()
-    return f"{text}T00:00:00" if _DAY.fullmatch(text) else text
+    if _DAY.fullmatch(text):
+        return LAST_MOMENT if int(text[:4]) > LAST_YEAR else f"{text}T00:00:00"
+    return text
 
 
 def commits_since(
