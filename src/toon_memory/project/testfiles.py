@@ -31,7 +31,7 @@ NEUTRAL_DIRS = frozenset(
 JS_EXTS = ("js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts")
 _TEST_NAME = re.compile(
     r"^(?:test_.+\.py|.+_test\.(?:py|go)|.+\.(?:test|spec)\.[mc]?[jt]sx?"
-    r"|(?:.+Tests?|Test.+|.+IT)\.(?:java|kt))$"
+    r"|(?:.+Tests?|Test[A-Z].*|.+IT)\.(?:java|kt))$"
 )
 _RUST_TESTS = re.compile(r"#\[cfg\(\s*test\s*\)\]")
 
@@ -124,3 +124,6 @@ def test_files_for(root: Path, path: str | Path, files: list[str] | None = None)
     if ext == "rs":
         found = _rust_extras(root, rel, stem) + found
     return [name for name in dict.fromkeys(found) if is_file(root, name)][:MAX_TESTS]
+
+
+test_files_for.__test__ = False  # type: ignore[attr-defined]  # not a test, for pytest
