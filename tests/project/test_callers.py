@@ -30,12 +30,18 @@ def code(tmp_path: Path) -> Path:
 
 def test_finds_each_use_with_its_line(code: Path) -> None:
     hits = grep_callers(code, ["get_cached"])
-    assert [(h.file, h.line) for h in hits] == [("src/app.py", 1), ("src/app.py", 3), ("src/cache.py", 1)]
+    assert [(h.file, h.line) for h in hits] == [
+        ("src/app.py", 1),
+        ("src/app.py", 3),
+        ("src/cache.py", 1),
+    ]
     assert hits[1] == Hit("src/app.py", 3, "value = get_cached(1)", "get_cached", False)
 
 
 def test_marks_definitions(code: Path) -> None:
-    hits = {(h.file, h.line): h for h in grep_callers(code, ["get_cached", "CacheLoader", "fetchUser"])}
+    hits = {
+        (h.file, h.line): h for h in grep_callers(code, ["get_cached", "CacheLoader", "fetchUser"])
+    }
     assert hits[("src/cache.py", 1)].defines
     assert hits[("src/cache.py", 4)].defines and hits[("src/cache.py", 4)].symbol == "CacheLoader"
     assert hits[("web/api.ts", 1)].defines and not hits[("web/api.ts", 2)].defines
@@ -84,7 +90,9 @@ def test_nothing_to_search_for(code: Path) -> None:
     assert grep_callers(code, ["get_cached"], timeout=0) == []
 
 
-def test_outside_a_repository_or_without_git(tmp_path: Path, code: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_outside_a_repository_or_without_git(
+    tmp_path: Path, code: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write(tmp_path / "plain", {"a.py": "get_cached()\n"})
     assert grep_callers(tmp_path / "plain", ["get_cached"]) == []
     assert grep_callers(tmp_path / "missing", ["get_cached"]) == []
@@ -92,7 +100,9 @@ def test_outside_a_repository_or_without_git(tmp_path: Path, code: Path, monkeyp
     assert grep_callers(code, ["get_cached"]) == []
 
 
-def test_a_hanging_git_is_stopped_with_what_it_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_hanging_git_is_stopped_with_what_it_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A git that prints one hit and then hangs (in a child process) is killed at the timeout."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()

@@ -20,7 +20,9 @@ def test_facts_of_a_repository_with_changes(repo: Path) -> None:
     assert facts.uncommitted == 2
     assert facts.untracked == 1
     head = git(repo, "rev-parse", "HEAD").strip()
-    assert facts.last_commit == Commit(head, "Use the cache", "2026-02-20T10:00:00" + _offset(repo), "Ada Lovelace")
+    assert facts.last_commit == Commit(
+        head, "Use the cache", "2026-02-20T10:00:00" + _offset(repo), "Ada Lovelace"
+    )
     assert facts.last_commit.short == head[:7]
 
 
@@ -87,7 +89,9 @@ def test_a_missing_folder_is_not_an_error(tmp_path: Path) -> None:
     assert current_branch(tmp_path / "missing") == ""
 
 
-def test_without_git_on_path_everything_is_empty(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_git_on_path_everything_is_empty(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     empty = tmp_path / "nobin"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))

@@ -20,7 +20,9 @@ def dated(tmp_path: Path) -> Path:
     commit_files(root, {"a.py": "a = 1\n", "old.py": "o = 1\n"}, "January", "2026-01-05T12:00:00")
     commit_files(root, {"b.py": "b = 1\n"}, "Early March", "2026-03-01T00:30:00")
     (root / "old.py").unlink()
-    commit_files(root, {"a.py": "a = 2\n", "web/c.ts": "export const c = 1\n"}, "June", "2026-06-01T12:00:00")
+    commit_files(
+        root, {"a.py": "a = 2\n", "web/c.ts": "export const c = 1\n"}, "June", "2026-06-01T12:00:00"
+    )
     return root
 
 

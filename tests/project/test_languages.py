@@ -119,8 +119,16 @@ def test_a_cargo_project(tmp_path: Path) -> None:
 
 
 def test_a_rust_toolchain_file_gives_the_version(tmp_path: Path) -> None:
-    write(tmp_path, {"Cargo.toml": '[package]\nname = "x"\n', "rust-toolchain.toml": '[toolchain]\nchannel = "1.76.0"\n'})
-    assert describe_project(tmp_path).languages == (Language("Rust", "1.76.0", "rust-toolchain.toml"),)
+    write(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "x"\n',
+            "rust-toolchain.toml": '[toolchain]\nchannel = "1.76.0"\n',
+        },
+    )
+    assert describe_project(tmp_path).languages == (
+        Language("Rust", "1.76.0", "rust-toolchain.toml"),
+    )
 
 
 def test_a_go_module(tmp_path: Path) -> None:
@@ -165,7 +173,9 @@ def test_dependencies_are_bounded_per_ecosystem(tmp_path: Path) -> None:
 
 
 def test_an_empty_or_missing_folder(tmp_path: Path) -> None:
-    assert describe_project(tmp_path) == ProjectFacts(name=tmp_path.name, root=str(tmp_path.resolve()))
+    assert describe_project(tmp_path) == ProjectFacts(
+        name=tmp_path.name, root=str(tmp_path.resolve())
+    )
     assert describe_project(tmp_path / "nope").name == "nope"
     assert describe_project(tmp_path).package_manager is None
 
@@ -191,11 +201,23 @@ def test_a_huge_manifest_is_not_read(tmp_path: Path) -> None:
     assert describe_project(tmp_path).name == tmp_path.name
 
 
-MANIFEST_NAMES = ["pyproject.toml", "package.json", "Cargo.toml", "go.mod", "Pipfile", "pom.xml", ".nvmrc"]
+MANIFEST_NAMES = [
+    "pyproject.toml",
+    "package.json",
+    "Cargo.toml",
+    "go.mod",
+    "Pipfile",
+    "pom.xml",
+    ".nvmrc",
+]
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.dictionaries(st.sampled_from(MANIFEST_NAMES), st.binary(max_size=300) | st.text(max_size=300)))
+@given(
+    st.dictionaries(
+        st.sampled_from(MANIFEST_NAMES), st.binary(max_size=300) | st.text(max_size=300)
+    )
+)
 def test_describing_never_fails_on_any_manifest_bytes(files: dict[str, bytes | str]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)

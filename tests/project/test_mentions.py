@@ -91,7 +91,12 @@ def test_a_given_file_list_is_used(proj: Path) -> None:
 
 SEGMENT = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
 EXT = st.sampled_from(["py", "ts", "go", "rs", "md", "json"])
-PATHS = st.builds(lambda dirs, name, ext: "/".join([*dirs, f"{name}.{ext}"]), st.lists(SEGMENT, max_size=3), SEGMENT, EXT)
+PATHS = st.builds(
+    lambda dirs, name, ext: "/".join([*dirs, f"{name}.{ext}"]),
+    st.lists(SEGMENT, max_size=3),
+    SEGMENT,
+    EXT,
+)
 WRAPS = st.sampled_from(["{}", "`{}`", "({})", '"{}"', "{}.", "{}:12", "{}:3:9,", "./{}", "'{}'"])
 PROSE = st.text(st.characters(whitelist_categories=("L", "Zs")), max_size=30)
 
@@ -162,8 +167,17 @@ SNAKE = st.from_regex(r"[a-z]{2,6}_[a-z]{2,6}", fullmatch=True)
 SEPARATORS = st.sampled_from([" ", ", ", " (", ") ", "\n", ": ", " `", "` ", ". "])
 
 
-@given(st.lists(st.sampled_from(["fix", "the", "bug", "in", "when", "cache", "is", "cold"]), max_size=8), SNAKE, SEPARATORS, SEPARATORS)
-def test_a_snake_case_name_in_prose_is_found(words: list[str], name: str, before: str, after: str) -> None:
+@given(
+    st.lists(
+        st.sampled_from(["fix", "the", "bug", "in", "when", "cache", "is", "cold"]), max_size=8
+    ),
+    SNAKE,
+    SEPARATORS,
+    SEPARATORS,
+)
+def test_a_snake_case_name_in_prose_is_found(
+    words: list[str], name: str, before: str, after: str
+) -> None:
     text = " ".join(words) + before + name + after + " ".join(reversed(words))
     assert name in symbols_in(text)
 
