@@ -11,9 +11,9 @@ from tests.project.gitrepo import git
 
 from toon_memory.project import testfiles
 from toon_memory.project.callers import grep_callers
-from toon_memory.project.git import git_facts
 from toon_memory.project.history import changed_files_since, commits_since
 from toon_memory.project.languages import Language, describe_project
+from toon_memory.project.repository import git_facts
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from tests.project.gitrepo import commit_files, git, init_repo
 
-from toon_memory.project.git import Commit, GitFacts, current_branch, git_facts, session_files
+from toon_memory.project.git import current_branch, session_files
+from toon_memory.project.repository import Commit, GitFacts, git_facts
 
 
 def test_facts_of_a_repository_with_changes(repo: Path) -> None:

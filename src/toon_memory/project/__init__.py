@@ -1,7 +1,7 @@
 """Facts about the project around a memory, read from git and the project's files.
 
-Modules: ``git`` (branch, last commit, work-tree counts, session files),
-``history`` (commits and changed files since a moment), ``callers``
+Modules: ``git`` (the git runner; files of this session, for recall),
+``repository`` (branch, last commit, work-tree counts), ``history`` (commits and changed files since a moment), ``callers``
 (``git grep`` for symbols), ``languages``/``packages`` (what the project is,
 from its manifests), ``files`` (the file list), ``mentions`` (paths and
 symbols a text names), ``testfiles`` (the tests of a source file).

@@ -1,23 +1,18 @@
-"""Git facts read with the real ``git`` binary: branch, last commit, work-tree counts.
+"""Running the real ``git`` binary, and what the current session touched (for recall).
 
 Invariant: never fails and never blocks long. Every call runs ``git`` with a
 timeout; outside a repository, without git, or on any error, the answer is
-empty (an empty set, ``""``, ``None`` or a ``GitFacts`` with ``is_repo=False``).
-Nothing here writes: ``GIT_OPTIONAL_LOCKS=0`` keeps ``git status`` from
-refreshing the index of a repository another process may be using.
+empty (``None``, an empty set, ``""``). Nothing here writes:
+``GIT_OPTIONAL_LOCKS=0`` keeps ``git status`` from refreshing the index of a
+repository another process may be using. Kept small: recall imports it.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 TIMEOUT = 2.0
-# Unit and record separators cannot occur in a commit subject or an author name.
-FIELD = "\x1f"
-RECORD = "\x1e"
-LOG_FORMAT = f"--format=%H{FIELD}%s{FIELD}%aI{FIELD}%an{RECORD}"
 GIT_CONFIG = ("-c", "core.quotePath=false", "-c", "color.ui=false")
 
 
@@ -51,80 +46,6 @@ def run_git(root: Path, *args: str, timeout: float = TIMEOUT) -> str | None:
 def _git(root: Path, *args: str) -> list[str]:
     out = run_git(root, *args)
     return out.splitlines() if out else []
-
-
-@dataclass(frozen=True)
-class Commit:
-    """One commit: full hash, subject line, author date (ISO 8601) and author name."""
-
-    hash: str
-    subject: str
-    date: str
-    author: str
-
-    @property
-    def short(self) -> str:
-        return self.hash[:7]
-
-
-def parse_log(out: str) -> list[Commit]:
-    """Commits from ``git log`` output written with ``LOG_FORMAT``; odd records are skipped."""
-    commits = []
-    for record in out.split(RECORD):
-        fields = record.strip("\n").split(FIELD)
-        if len(fields) == 4 and fields[0]:
-            commits.append(Commit(*fields))
-    return commits
-
-
-@dataclass(frozen=True)
-class GitFacts:
-    """The state of the repository at a root; all empty when ``is_repo`` is false.
-
-    ``uncommitted`` counts tracked paths with staged or unstaged changes
-    (each path once); ``untracked`` counts what ``git status`` lists as
-    untracked (a new folder counts once, as git shows it).
-    """
-
-    is_repo: bool = False
-    branch: str = ""
-    detached: bool = False
-    last_commit: Commit | None = None
-    uncommitted: int = 0
-    untracked: int = 0
-
-
-def _status_facts(out: str) -> tuple[str, bool, int, int]:
-    branch, detached, uncommitted, untracked = "", False, 0, 0
-    for line in out.splitlines():
-        if line.startswith("# branch.head "):
-            branch = line[len("# branch.head ") :].strip()
-            detached = branch == "(detached)"
-        elif line[:2] in ("1 ", "2 ", "u "):
-            uncommitted += 1
-        elif line.startswith("? "):
-            untracked += 1
-    return branch, detached, uncommitted, untracked
-
-
-def git_facts(root: Path, timeout: float = TIMEOUT) -> GitFacts:
-    """Branch, last commit and work-tree counts of the repository containing ``root``."""
-    status = run_git(root, "status", "--porcelain=v2", "--branch", timeout=timeout)
-    if status is None:
-        return GitFacts()
-    branch, detached, uncommitted, untracked = _status_facts(status)
-    log = run_git(root, "log", "-1", LOG_FORMAT, timeout=timeout)
-    commits = parse_log(log) if log else []
-    if detached:
-        branch = "HEAD"
-    return GitFacts(
-        is_repo=True,
-        branch=branch,
-        detached=detached,
-        last_commit=commits[0] if commits else None,
-        uncommitted=uncommitted,
-        untracked=untracked,
-    )
 
 
 def session_files(root: Path) -> frozenset[str]:

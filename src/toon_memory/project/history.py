@@ -11,7 +11,8 @@ import re
 from datetime import date, datetime
 from pathlib import Path
 
-from toon_memory.project.git import LOG_FORMAT, TIMEOUT, Commit, parse_log, run_git
+from toon_memory.project.git import TIMEOUT, run_git
+from toon_memory.project.repository import LOG_FORMAT, Commit, parse_log
 
 COMMIT_LIMIT = 50
 FILE_LIMIT = 200
