@@ -68,6 +68,14 @@ def test_stops_at_max_hits_in_total(tmp_path: Path) -> None:
     assert grep_callers(root, ["use_me"], max_hits=0) == []
 
 
+def test_lock_files_and_minified_bundles_are_not_callers(code: Path) -> None:
+    commit_files(code, {
+        "package-lock.json": '{"fetchUser": 1}\n', "web/dist/app.min.js": "fetchUser()\n",
+        "deps/uv.lock": "fetchUser\n",
+    }, "Generated")  # fmt: skip
+    assert {h.file for h in grep_callers(code, ["fetchUser"])} == {"web/api.ts"}
+
+
 def test_only_tracked_files_are_searched(code: Path) -> None:
     write(code, {"scratch.py": "get_cached(2)\n"})
     assert "scratch.py" not in {h.file for h in grep_callers(code, ["get_cached"])}

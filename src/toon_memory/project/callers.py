@@ -44,11 +44,15 @@ class Hit:
     defines: bool = False
 
 
+# Generated files whose matches are noise, not callers.
+EXCLUDED = ("*.lock", "*-lock.json", "*-lock.yaml", "*.min.js", "*.map")
+
+
 def _grep_args(symbols: list[str]) -> list[str]:
     args = ["grep", "-n", "-z", "-I", "-w", "-F", "--no-color"]
     for symbol in symbols:
         args += ["-e", symbol]
-    return args
+    return [*args, "--", ".", *(f":(exclude){pattern}" for pattern in EXCLUDED)]
 
 
 def _word_in(symbol: str, text: str) -> bool:

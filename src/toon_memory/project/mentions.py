@@ -17,6 +17,7 @@ from toon_memory.project.files import is_file, project_files, relative_path
 MAX_FILES = 20
 MAX_SYMBOLS = 20
 MAX_TEXT = 100_000
+MAX_MENTIONS = 200  # path-like tokens looked up per text
 # A bare name that matches more files than this (``__init__.py``) says nothing.
 MAX_AMBIGUOUS = 3
 _PATH = re.compile(r"(?<![\w/.@+~-])(/?(?:\.{1,2}/)*[\w@+~-][\w@.+~-]*(?:/[\w@.+~-]+)*/?)")
@@ -29,7 +30,7 @@ def _path_mentions(text: str) -> list[str]:
         token = match.group(1).rstrip(".-~").rstrip("/")
         if "/" in token or _EXT.search(token):
             found.append(token)
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(found))[:MAX_MENTIONS]
 
 
 def _by_basename(files: list[str]) -> dict[str, list[str]]:
