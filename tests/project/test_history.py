@@ -105,3 +105,14 @@ def test_an_option_like_since_reaches_git_as_a_value(dated: Path, tmp_path: Path
 @given(st.dates(min_value=date(1971, 1, 1), max_value=date(2099, 12, 31)))
 def test_a_day_becomes_its_midnight(day: date) -> None:
     assert since_arg(day) == since_arg(day.isoformat()) == f"{day.isoformat()}T00:00:00"
+
+
+def test_an_aware_timestamp_is_compared_in_its_own_zone(tmp_path: Path) -> None:
+    from datetime import timezone
+
+    root = init_repo(tmp_path / "zoned")
+    commit_files(root, {"z.py": "z = 1\n"}, "At ten UTC", "2026-06-01T12:00:00+02:00")
+    before = datetime(2026, 6, 1, 9, 59, 59, 999_999, tzinfo=timezone.utc)
+    after = datetime(2026, 6, 1, 10, 0, 1, 500_000, tzinfo=timezone.utc)
+    assert subjects(root, before) == ["At ten UTC"]
+    assert subjects(root, after) == []
