@@ -1,26 +1,51 @@
-"""What the current git session touched, for the session bias of recall.
+"""Running the real ``git`` binary, and what the current session touched (for recall).
 
-Invariant: never fails and never blocks long: outside a repository, without
-git, or on any error, the answer is an empty set.
+Invariant: never fails and never blocks long. Every call runs ``git`` with a
+timeout; outside a repository, without git, or on any error, the answer is
+empty (``None``, an empty set, ``""``). Nothing here writes:
+``GIT_OPTIONAL_LOCKS=0`` keeps ``git status`` from refreshing the index of a
+repository another process may be using. Kept small: recall imports it.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 TIMEOUT = 2.0
+GIT_CONFIG = ("-c", "core.quotePath=false", "-c", "color.ui=false")
 
 
-def _git(root: Path, *args: str) -> list[str]:
-    import subprocess  # only when session bias is asked for
+def git_env() -> dict[str, str]:
+    """The environment for a read-only, non-interactive git call."""
+    return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+
+
+def run_git(root: Path, *args: str, timeout: float = TIMEOUT) -> str | None:
+    """``git args`` in ``root``: its stdout, or ``None`` on any failure or timeout."""
+    import subprocess  # only when project facts are asked for (CLI cold start)
 
     try:
         done = subprocess.run(
-            ["git", *args], cwd=root, capture_output=True, text=True, timeout=TIMEOUT, check=False
+            ["git", *GIT_CONFIG, *args],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=timeout,
+            check=False,
+            env=git_env(),
+            stdin=subprocess.DEVNULL,
         )
-    except (OSError, subprocess.SubprocessError):
-        return []
-    return done.stdout.splitlines() if done.returncode == 0 else []
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def _git(root: Path, *args: str) -> list[str]:
+    out = run_git(root, *args)
+    return out.splitlines() if out else []
 
 
 def session_files(root: Path) -> frozenset[str]:
@@ -39,5 +64,6 @@ def session_files(root: Path) -> frozenset[str]:
 
 
 def current_branch(root: Path) -> str:
+    """The checked-out branch name (``HEAD`` when detached), ``""`` outside a repository."""
     lines = _git(root, "rev-parse", "--abbrev-ref", "HEAD")
     return lines[0] if lines else ""
