@@ -154,9 +154,11 @@ class Block:
     files: tuple[Place, ...]
     kind: str = "mcp"
     what: str = "instruction block"
+    default: Place | None = None
 
     def targets(self, places: Places) -> list[Path]:
-        return _pick(self.files, places, False)
+        found = [p for p in (place.resolve(places) for place in self.files) if p.exists()]
+        return found[:1] or [(self.default or self.files[0]).resolve(places)]
 
 
 Part = Union[Entry, ListEntries, OwnedFile, Block]
