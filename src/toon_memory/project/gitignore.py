@@ -32,7 +32,5 @@ def ensure_gitignore(root: Path) -> bool:
     if MARK in text:
         return False
     sep = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
-    if text.endswith("\n") and text.strip():
-        sep = "\n"
     write_atomic(path, (text + sep + MARK + "\n" + "\n".join(LINES) + "\n").encode("utf-8"))
     return True
