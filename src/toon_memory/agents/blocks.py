@@ -30,11 +30,18 @@ def block_of(text: str) -> str | None:
     return found.group(0) if found else None
 
 
+def _newline_of(text: str, found: re.Match[str] | None) -> str:
+    """The block's own line break when there is a block, else the file's."""
+    if found is not None:
+        return "\r\n" if found.group(0)[len(START) :].startswith("\r\n") else "\n"
+    return "\r\n" if "\r\n" in text else "\n"
+
+
 def add_block(text: str, body: str) -> str:
     """``text`` with our block: rewritten in place when present, else appended."""
-    newline = "\r\n" if "\r\n" in text else "\n"
-    block = wrap(body, newline)
     found = _BLOCK.search(text)
+    newline = _newline_of(text, found)
+    block = wrap(body, newline)
     if found is not None:
         return text[: found.start()] + block + text[found.end() :]
     if not text:
@@ -46,10 +53,10 @@ def add_block(text: str, body: str) -> str:
 
 def remove_block(text: str) -> str:
     """``text`` without our block and the separator ``add_block`` put before it."""
-    newline = "\r\n" if "\r\n" in text else "\n"
     found = _BLOCK.search(text)
     if found is None:
         return text
+    newline = _newline_of(text, found)
     head, tail = text[: found.start()], text[found.end() :]
     if tail.startswith(newline):
         tail = tail[len(newline) :]
