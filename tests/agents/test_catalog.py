@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomlkit as tomllib  # type: ignore[no-redef]
 from tests.agents.helpers import command, places_for, snapshot
+
 from toon_memory.agents import engine, status
 from toon_memory.agents.catalog import AGENTS, find_agent, select
 from toon_memory.agents.documents import open_document

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from tests.agents.helpers import run_cli, snapshot
+
 from toon_memory.agents.upgrade import detect_upgrade
 from toon_memory.project.gitignore import MARK
 

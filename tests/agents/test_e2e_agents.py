@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomlkit as tomllib  # type: ignore[no-redef]
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
-
 from tests.agents.helpers import command, places_for
+
 from toon_memory.agents import engine
 from toon_memory.agents.catalog import find_agent
 from toon_memory.agents.jsontext import parse, to_python

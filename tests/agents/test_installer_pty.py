@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pexpect
 import pytest
-
 from tests.agents.helpers import INSTALLER_SCRIPT
 
 PICK = "Choose agents"

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HOOK_ACTIONS = ("session-start", "post-tool", "stop")
-_OURS = re.compile(r"(?:toon-memory(?:\.exe)?['\"]?|-m\s+toon_memory)\s+hook\s+(?:session-start|post-tool|stop)\b")
+_OURS = re.compile(
+    r"(?:toon-memory(?:\.exe)?['\"]?|-m\s+toon_memory)\s+hook\s+(?:session-start|post-tool|stop)\b"
+)
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,9 @@ class JsonDocument:
         except JsonSyntaxError as exc:
             raise DocumentSyntaxError(line_of(text, exc.offset), exc.problem) from None
         if root is not None and root.kind != "object":
-            raise DocumentSyntaxError(line_of(text, root.start), "expected an object at the top level")
+            raise DocumentSyntaxError(
+                line_of(text, root.start), "expected an object at the top level"
+            )
         return root
 
     def _edit(self, new_text: str) -> None:

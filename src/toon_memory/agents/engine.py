@@ -98,7 +98,9 @@ def _run_docs(report: Report, parts: list[Part], places: Places, inputs: Inputs 
 
         what = " + ".join(dict.fromkeys(part.what for part in group))
         try:
-            action = files.edit_config(path, group[0].fmt, _root_of(group[0], places), installing, apply)
+            action = files.edit_config(
+                path, group[0].fmt, _root_of(group[0], places), installing, apply
+            )
         except AgentConfigError as exc:
             report.errors.append(str(exc))
             action = "error"
@@ -172,4 +174,6 @@ def block_files(agent: Agent, scope: str, places: Places) -> set[Path]:
     setup = agent.setup(scope)
     if setup is None:
         return set()
-    return {path for part in setup.parts if isinstance(part, Block) for path in part.targets(places)}
+    return {
+        path for part in setup.parts if isinstance(part, Block) for path in part.targets(places)
+    }

@@ -48,7 +48,9 @@ def open_config(path: Path, fmt: str, text: str | None) -> Document:
     try:
         return open_document(fmt, body)
     except DocumentSyntaxError as exc:
-        raise AgentConfigError(path, exc.line or None, f"does not parse as {fmt.upper()}: {exc.problem}") from None
+        raise AgentConfigError(
+            path, exc.line or None, f"does not parse as {fmt.upper()}: {exc.problem}"
+        ) from None
 
 
 def _backup_doc(path: Path, fmt: str) -> Document | None:

@@ -74,7 +74,11 @@ def render(value: Any, unit: str, indent: str, newline: str) -> str:
     if isinstance(value, dict) and value:
         inner = indent + unit
         members = [
-            newline + inner + json.dumps(k, ensure_ascii=False) + ": " + render(v, unit, inner, newline)
+            newline
+            + inner
+            + json.dumps(k, ensure_ascii=False)
+            + ": "
+            + render(v, unit, inner, newline)
             for k, v in value.items()
         ]
         return "{" + ",".join(members) + newline + indent + "}"
@@ -90,7 +94,11 @@ def _compact(value: Any) -> str:
 
 
 def _member(key: str | int | None, body: str) -> str:
-    return body if key is None or isinstance(key, int) else json.dumps(key, ensure_ascii=False) + ": " + body
+    return (
+        body
+        if key is None or isinstance(key, int)
+        else json.dumps(key, ensure_ascii=False) + ": " + body
+    )
 
 
 def _insert(parsed: Parsed, node: Node, key: str | None, value: Any) -> str:

@@ -27,7 +27,9 @@ class ProbeResult:
     problem: str = ""
 
 
-def _read_replies(proc: subprocess.Popen[bytes], out: list[dict[str, Any]], done: threading.Event) -> None:
+def _read_replies(
+    proc: subprocess.Popen[bytes], out: list[dict[str, Any]], done: threading.Event
+) -> None:
     assert proc.stdout is not None
     for line in proc.stdout:
         try:

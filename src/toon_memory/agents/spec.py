@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from toon_memory.agents.command import ServerCommand
 from toon_memory.agents.documents import MISSING, Document
@@ -21,7 +21,7 @@ from toon_memory.agents.places import Place, Places
 
 SCOPES = ("project", "user")
 SERVER_NAME = "toon-memory"
-PathT = tuple[Union[str, int], ...]
+PathT = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ class Block:
         return found[:1] or [(self.default or self.files[0]).resolve(places)]
 
 
-Part = Union[Entry, ListEntries, OwnedFile, Block]
+Part = Entry | ListEntries | OwnedFile | Block
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,9 @@ class FileState:
     env: tuple[tuple[str, str], ...] = ()
 
 
-def _doc_state(part: Entry | ListEntries, path: Path) -> tuple[str, str, tuple[str, ...], dict[str, str]]:
+def _doc_state(
+    part: Entry | ListEntries, path: Path
+) -> tuple[str, str, tuple[str, ...], dict[str, str]]:
     try:
         text = files.read_text(path)
         if text is None:

@@ -53,7 +53,11 @@ def lookup(data: Any, path: tuple[str, ...]) -> Any:
 
 def _key_pattern(step: str) -> str:
     quoted = re.escape(step)
-    return rf"""(?:{quoted}|"{quoted}"|'{quoted}')""" if re.fullmatch(r"[A-Za-z0-9_-]+", step) else rf"""(?:"{quoted}"|'{quoted}')"""
+    return (
+        rf"""(?:{quoted}|"{quoted}"|'{quoted}')"""
+        if re.fullmatch(r"[A-Za-z0-9_-]+", step)
+        else rf"""(?:"{quoted}"|'{quoted}')"""
+    )
 
 
 _HEADER = re.compile(r"^[ \t]*\[\[?[^\[\]\n]+\]\]?[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)

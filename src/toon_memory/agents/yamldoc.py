@@ -9,6 +9,7 @@ ruamel is imported only when a YAML file is opened.
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from typing import Any
 
@@ -31,7 +32,7 @@ def _indents(text: str) -> tuple[int, int, int]:
     lines = text.splitlines()
     mapping, offset = 2, 2
     found_map = found_seq = False
-    for prev, line in zip(lines, lines[1:]):
+    for prev, line in itertools.pairwise(lines):
         if not prev.rstrip().endswith(":") or not line.strip() or line.lstrip().startswith("#"):
             continue
         step = (len(line) - len(line.lstrip(" "))) - (len(prev) - len(prev.lstrip(" ")))

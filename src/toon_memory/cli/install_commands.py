@@ -124,7 +124,9 @@ def _choose(spec: str | None, places: Any) -> list[Any]:
               help="Agents to set up: names or ids separated by commas, or all "
                    "(default: the agents found on this machine).")  # fmt: skip
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
-@click.option("--git", "use_git", is_flag=True, help="Share the memory through git (not supported yet).")
+@click.option(
+    "--git", "use_git", is_flag=True, help="Share the memory through git (not supported yet)."
+)
 @click.pass_context
 def init(ctx: click.Context, scope: str, agents_spec: str | None, yes: bool, use_git: bool) -> None:
     """Create the memory and register it with your agents (MCP entry, hooks, instructions)."""
@@ -216,8 +218,12 @@ def uninstall(ctx: click.Context, agents_spec: str, scope: str, yes: bool) -> No
     root = _project_of(ctx)
     places = _places(root)
     scopes = ("project", "user") if scope == "all" else (SCOPE_NAMES[scope],)
-    if not yes and interactive() and not click.confirm(
-        f"Remove toon-memory from {len(chosen)} agent(s) ({', '.join(scopes)})?", default=True
+    if (
+        not yes
+        and interactive()
+        and not click.confirm(
+            f"Remove toon-memory from {len(chosen)} agent(s) ({', '.join(scopes)})?", default=True
+        )
     ):
         click.echo("Nothing changed.")
         return
@@ -227,7 +233,10 @@ def uninstall(ctx: click.Context, agents_spec: str, scope: str, yes: bool) -> No
         keep = set().union(*(engine.block_files(a, where, places) for a in others))
         for agent in chosen:
             report = engine.uninstall(agent, where, places, keep)
-            if any(c.action not in ("absent", "unchanged") for c in report.changes) or report.errors:
+            if (
+                any(c.action not in ("absent", "unchanged") for c in report.changes)
+                or report.errors
+            ):
                 print_report(report, places)
             ok = ok and report.ok
     click.echo("Done. The memory itself (.toon-memory/) is kept.")

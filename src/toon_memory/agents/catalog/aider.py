@@ -18,11 +18,20 @@ AGENT = Agent(
     title="Aider",
     detect=(project(".aider.conf.yml"), home(".aider.conf.yml")),
     binaries=("aider",),
-    project=Setup((
-        ListEntries((project(".aider.conf.yml"),), "yaml", lambda i: [(("read",), CONVENTIONS)],
-                    lambda item: item == CONVENTIONS, (("read",),), "read: CONVENTIONS.md"),
-        Block((project(CONVENTIONS),), kind="cli"),
-    ), notes=("Aider has no MCP client: it uses the toon-memory CLI as the block says.",)),
+    project=Setup(
+        (
+            ListEntries(
+                (project(".aider.conf.yml"),),
+                "yaml",
+                lambda i: [(("read",), CONVENTIONS)],
+                lambda item: item == CONVENTIONS,
+                (("read",),),
+                "read: CONVENTIONS.md",
+            ),
+            Block((project(CONVENTIONS),), kind="cli"),
+        ),
+        notes=("Aider has no MCP client: it uses the toon-memory CLI as the block says.",),
+    ),
     user=None,
     scope_note="Aider is set up per project (`init local`)",
 )

@@ -16,12 +16,17 @@ AGENT = Agent(
     aliases=("ampcode", "sourcegraph-amp"),
     detect=(project(".amp"), xdg("amp"), home(".amp")),
     binaries=("amp",),
-    project=Setup((
-        mcp_entry((project(".amp/settings.json"),), "jsonc", ("amp.mcpServers",), stdio),
-        Block((project("AGENTS.md"),)),
-    ), notes=("Amp runs workspace MCP servers only after you approve them.",)),
-    user=Setup((
-        mcp_entry((xdg("amp/settings.json"),), "jsonc", ("amp.mcpServers",), stdio),
-        Block((xdg("amp/AGENTS.md"),)),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".amp/settings.json"),), "jsonc", ("amp.mcpServers",), stdio),
+            Block((project("AGENTS.md"),)),
+        ),
+        notes=("Amp runs workspace MCP servers only after you approve them.",),
+    ),
+    user=Setup(
+        (
+            mcp_entry((xdg("amp/settings.json"),), "jsonc", ("amp.mcpServers",), stdio),
+            Block((xdg("amp/AGENTS.md"),)),
+        )
+    ),
 )

@@ -26,8 +26,11 @@ from toon_memory.agents.shapes import mcp_entry, stdio
 from toon_memory.agents.spec import Agent, Block, Entry, Inputs, OwnedFile, Setup
 from toon_memory.agents.texts import plain_rule
 
-USER_MCP = (home(".gemini/config/mcp_config.json"), home(".gemini/antigravity/mcp_config.json"),
-            home(".gemini/antigravity-cli/mcp_config.json"))
+USER_MCP = (
+    home(".gemini/config/mcp_config.json"),
+    home(".gemini/antigravity/mcp_config.json"),
+    home(".gemini/antigravity-cli/mcp_config.json"),
+)
 
 
 def named_hook(inputs: Inputs) -> dict[str, Any]:
@@ -45,17 +48,27 @@ AGENT = Agent(
     id="antigravity",
     title="Antigravity",
     aliases=("google-antigravity", "agy"),
-    detect=(project(".agents"), home(".gemini/config"), home(".gemini/antigravity"),
-            home(".gemini/antigravity-cli")),
+    detect=(
+        project(".agents"),
+        home(".gemini/config"),
+        home(".gemini/antigravity"),
+        home(".gemini/antigravity-cli"),
+    ),
     binaries=("agy", "antigravity"),
-    project=Setup((
-        mcp_entry((project(".agents/mcp_config.json"),), "json", ("mcpServers",), stdio),
-        Entry((project(".agents/hooks.json"),), "json", ("toon-memory",), named_hook, "hooks"),
-        OwnedFile(project(".agents/rules/toon-memory.md"), plain_rule),
-    )),
-    user=Setup((
-        mcp_entry(USER_MCP, "json", ("mcpServers",), stdio, every=True),
-        Entry((home(".gemini/config/hooks.json"),), "json", ("toon-memory",), named_hook, "hooks"),
-        Block((home(".gemini/GEMINI.md"),)),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".agents/mcp_config.json"),), "json", ("mcpServers",), stdio),
+            Entry((project(".agents/hooks.json"),), "json", ("toon-memory",), named_hook, "hooks"),
+            OwnedFile(project(".agents/rules/toon-memory.md"), plain_rule),
+        )
+    ),
+    user=Setup(
+        (
+            mcp_entry(USER_MCP, "json", ("mcpServers",), stdio, every=True),
+            Entry(
+                (home(".gemini/config/hooks.json"),), "json", ("toon-memory",), named_hook, "hooks"
+            ),
+            Block((home(".gemini/GEMINI.md"),)),
+        )
+    ),
 )

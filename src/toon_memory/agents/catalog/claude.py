@@ -18,14 +18,19 @@ AGENT = Agent(
     aliases=("claude-code", "claudecode"),
     detect=(project(".mcp.json"), project(".claude"), home(".claude"), home(".claude.json")),
     binaries=("claude",),
-    project=Setup((
-        mcp_entry((project(".mcp.json"),), "json", ("mcpServers",), typed_stdio),
-        grouped_hooks((project(".claude/settings.json"),), "json", EVENTS, command_handler(10)),
-        Block((project("CLAUDE.md"),)),
-    ), notes=("Claude Code asks once to approve the servers of a project's .mcp.json.",)),
-    user=Setup((
-        mcp_entry((home(".claude.json"),), "json", ("mcpServers",), typed_stdio),
-        grouped_hooks((home(".claude/settings.json"),), "json", EVENTS, command_handler(10)),
-        Block((home(".claude/CLAUDE.md"),)),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".mcp.json"),), "json", ("mcpServers",), typed_stdio),
+            grouped_hooks((project(".claude/settings.json"),), "json", EVENTS, command_handler(10)),
+            Block((project("CLAUDE.md"),)),
+        ),
+        notes=("Claude Code asks once to approve the servers of a project's .mcp.json.",),
+    ),
+    user=Setup(
+        (
+            mcp_entry((home(".claude.json"),), "json", ("mcpServers",), typed_stdio),
+            grouped_hooks((home(".claude/settings.json"),), "json", EVENTS, command_handler(10)),
+            Block((home(".claude/CLAUDE.md"),)),
+        )
+    ),
 )

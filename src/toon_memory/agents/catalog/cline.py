@@ -33,13 +33,18 @@ def cline_entry(argv: list[str]) -> dict[str, object]:
 AGENT = Agent(
     id="cline",
     title="Cline",
-    detect=(appdata("Code/User/globalStorage/saoudrizwan.claude-dev"), home(".cline"),
-            home("Documents/Cline")),
+    detect=(
+        appdata("Code/User/globalStorage/saoudrizwan.claude-dev"),
+        home(".cline"),
+        home("Documents/Cline"),
+    ),
     binaries=("cline",),
     project=None,
     scope_note="Cline has no project-scope MCP config; install it with `init global`",
-    user=Setup((
-        mcp_entry(FILES, "json", ("mcpServers",), cline_entry, every=True),
-        OwnedFile(home("Documents/Cline/Rules/toon-memory.md"), plain_rule),
-    )),
+    user=Setup(
+        (
+            mcp_entry(FILES, "json", ("mcpServers",), cline_entry, every=True),
+            OwnedFile(home("Documents/Cline/Rules/toon-memory.md"), plain_rule),
+        )
+    ),
 )

@@ -25,15 +25,22 @@ AGENT = Agent(
     aliases=("openai-codex", "codex-cli"),
     detect=(project(".codex"), home(".codex")),
     binaries=("codex",),
-    project=Setup((
-        mcp_entry((project(".codex/config.toml"),), "toml", ("mcp_servers",), stdio),
-        grouped_hooks((project(".codex/hooks.json"),), "json", EVENTS, command_handler(10)),
-        Block((project("AGENTS.md"),)),
-    ), notes=("Codex loads .codex/config.toml only in a trusted project "
-              "(projects.\"<path>\".trust_level = \"trusted\" in ~/.codex/config.toml).",)),
-    user=Setup((
-        mcp_entry((_user("config.toml"),), "toml", ("mcp_servers",), stdio),
-        grouped_hooks((_user("hooks.json"),), "json", EVENTS, command_handler(10)),
-        Block((_user("AGENTS.md"),)),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".codex/config.toml"),), "toml", ("mcp_servers",), stdio),
+            grouped_hooks((project(".codex/hooks.json"),), "json", EVENTS, command_handler(10)),
+            Block((project("AGENTS.md"),)),
+        ),
+        notes=(
+            "Codex loads .codex/config.toml only in a trusted project "
+            '(projects."<path>".trust_level = "trusted" in ~/.codex/config.toml).',
+        ),
+    ),
+    user=Setup(
+        (
+            mcp_entry((_user("config.toml"),), "toml", ("mcp_servers",), stdio),
+            grouped_hooks((_user("hooks.json"),), "json", EVENTS, command_handler(10)),
+            Block((_user("AGENTS.md"),)),
+        )
+    ),
 )

@@ -19,12 +19,21 @@ AGENT = Agent(
     aliases=("continue-dev", "continuedev"),
     detect=(project(".continue"), home(".continue")),
     binaries=("cn",),
-    project=Setup((
-        OwnedFile(project(".continue/mcpServers/toon-memory.yaml"), continue_block, "MCP block file"),
-        OwnedFile(project(".continue/rules/toon-memory.md"), continue_rule),
-    ), notes=("Continue offers MCP tools in Agent mode only.",)),
-    user=Setup((
-        OwnedFile(home(".continue/mcpServers/toon-memory.yaml"), continue_block, "MCP block file"),
-        OwnedFile(home(".continue/rules/toon-memory.md"), continue_rule),
-    )),
+    project=Setup(
+        (
+            OwnedFile(
+                project(".continue/mcpServers/toon-memory.yaml"), continue_block, "MCP block file"
+            ),
+            OwnedFile(project(".continue/rules/toon-memory.md"), continue_rule),
+        ),
+        notes=("Continue offers MCP tools in Agent mode only.",),
+    ),
+    user=Setup(
+        (
+            OwnedFile(
+                home(".continue/mcpServers/toon-memory.yaml"), continue_block, "MCP block file"
+            ),
+            OwnedFile(home(".continue/rules/toon-memory.md"), continue_rule),
+        )
+    ),
 )

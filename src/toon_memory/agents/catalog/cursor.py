@@ -17,9 +17,11 @@ AGENT = Agent(
     title="Cursor",
     detect=(project(".cursor"), home(".cursor")),
     binaries=("cursor", "cursor-agent"),
-    project=Setup((
-        mcp_entry((project(".cursor/mcp.json"),), "json", ("mcpServers",), stdio),
-        OwnedFile(project(".cursor/rules/toon-memory.mdc"), cursor_rule),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".cursor/mcp.json"),), "json", ("mcpServers",), stdio),
+            OwnedFile(project(".cursor/rules/toon-memory.mdc"), cursor_rule),
+        )
+    ),
     user=Setup((mcp_entry((home(".cursor/mcp.json"),), "json", ("mcpServers",), stdio),)),
 )

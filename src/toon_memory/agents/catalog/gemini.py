@@ -20,14 +20,22 @@ AGENT = Agent(
     aliases=("gemini-cli",),
     detect=(project(".gemini"), home(".gemini/settings.json")),
     binaries=("gemini",),
-    project=Setup((
-        mcp_entry((project(".gemini/settings.json"),), "jsonc", ("mcpServers",), stdio),
-        grouped_hooks((project(".gemini/settings.json"),), "jsonc", EVENTS, command_handler(10000)),
-        Block((project("GEMINI.md"),)),
-    )),
-    user=Setup((
-        mcp_entry((home(".gemini/settings.json"),), "jsonc", ("mcpServers",), stdio),
-        grouped_hooks((home(".gemini/settings.json"),), "jsonc", EVENTS, command_handler(10000)),
-        Block((home(".gemini/GEMINI.md"),)),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".gemini/settings.json"),), "jsonc", ("mcpServers",), stdio),
+            grouped_hooks(
+                (project(".gemini/settings.json"),), "jsonc", EVENTS, command_handler(10000)
+            ),
+            Block((project("GEMINI.md"),)),
+        )
+    ),
+    user=Setup(
+        (
+            mcp_entry((home(".gemini/settings.json"),), "jsonc", ("mcpServers",), stdio),
+            grouped_hooks(
+                (home(".gemini/settings.json"),), "jsonc", EVENTS, command_handler(10000)
+            ),
+            Block((home(".gemini/GEMINI.md"),)),
+        )
+    ),
 )

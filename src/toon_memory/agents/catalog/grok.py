@@ -20,14 +20,24 @@ AGENT = Agent(
     aliases=("grok-build", "grok-cli", "xai"),
     detect=(project(".grok"), home(".grok")),
     binaries=("grok",),
-    project=Setup((
-        mcp_entry((project(".grok/config.toml"),), "toml", ("mcp_servers",), stdio),
-        Block((project("AGENTS.md"),)),
-    ), notes=("Grok loads a project's .grok/config.toml only in a trusted folder.",)),
-    user=Setup((
-        mcp_entry((home(".grok/config.toml", env="GROK_HOME", env_part=".grok"),), "toml",
-                  ("mcp_servers",), stdio),
-        OwnedFile(home(".grok/rules/toon-memory.md", env="GROK_HOME", env_part=".grok"),
-                  plain_rule),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".grok/config.toml"),), "toml", ("mcp_servers",), stdio),
+            Block((project("AGENTS.md"),)),
+        ),
+        notes=("Grok loads a project's .grok/config.toml only in a trusted folder.",),
+    ),
+    user=Setup(
+        (
+            mcp_entry(
+                (home(".grok/config.toml", env="GROK_HOME", env_part=".grok"),),
+                "toml",
+                ("mcp_servers",),
+                stdio,
+            ),
+            OwnedFile(
+                home(".grok/rules/toon-memory.md", env="GROK_HOME", env_part=".grok"), plain_rule
+            ),
+        )
+    ),
 )

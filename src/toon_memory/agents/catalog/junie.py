@@ -18,9 +18,11 @@ AGENT = Agent(
     aliases=("jetbrains", "jetbrains-junie"),
     detect=(project(".junie"), home(".junie")),
     binaries=("junie",),
-    project=Setup((
-        mcp_entry((project(".junie/mcp/mcp.json"),), "json", ("mcpServers",), stdio),
-        Block((project(".junie/guidelines.md"),)),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".junie/mcp/mcp.json"),), "json", ("mcpServers",), stdio),
+            Block((project(".junie/guidelines.md"),)),
+        )
+    ),
     user=Setup((mcp_entry((home(".junie/mcp/mcp.json"),), "json", ("mcpServers",), stdio),)),
 )

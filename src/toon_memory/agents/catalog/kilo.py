@@ -16,16 +16,30 @@ AGENT = Agent(
     id="kilo",
     title="Kilo Code",
     aliases=("kilocode", "kilo-code"),
-    detect=(project("kilo.jsonc"), project("kilo.json"), project(".kilo"), project(".kilocode"),
-            xdg("kilo")),
+    detect=(
+        project("kilo.jsonc"),
+        project("kilo.json"),
+        project(".kilo"),
+        project(".kilocode"),
+        xdg("kilo"),
+    ),
     binaries=("kilo", "kilocode"),
-    project=Setup((
-        mcp_entry((project("kilo.jsonc"), project("kilo.json"), project(".kilo/kilo.jsonc")),
-                  "jsonc", ("mcp",), opencode_local),
-        Block((project("AGENTS.md"),)),
-    )),
-    user=Setup((
-        mcp_entry((xdg("kilo/kilo.jsonc"), xdg("kilo/kilo.json")), "jsonc", ("mcp",),
-                  opencode_local),
-    )),
+    project=Setup(
+        (
+            mcp_entry(
+                (project("kilo.jsonc"), project("kilo.json"), project(".kilo/kilo.jsonc")),
+                "jsonc",
+                ("mcp",),
+                opencode_local,
+            ),
+            Block((project("AGENTS.md"),)),
+        )
+    ),
+    user=Setup(
+        (
+            mcp_entry(
+                (xdg("kilo/kilo.jsonc"), xdg("kilo/kilo.json")), "jsonc", ("mcp",), opencode_local
+            ),
+        )
+    ),
 )

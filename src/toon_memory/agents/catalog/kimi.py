@@ -18,12 +18,21 @@ AGENT = Agent(
     aliases=("kimi-code", "kimi-cli", "moonshot"),
     detect=(project(".kimi-code"), home(".kimi-code"), home(".kimi")),
     binaries=("kimi", "kimi-code"),
-    project=Setup((
-        mcp_entry((project(".kimi-code/mcp.json"),), "json", ("mcpServers",), stdio),
-        Block((project("AGENTS.md"),)),
-    ), notes=("Kimi Code applies a project's stdio servers only in a trusted repository.",)),
-    user=Setup((
-        mcp_entry((home(".kimi-code/mcp.json", env="KIMI_CODE_HOME", env_part=".kimi-code"),),
-                  "json", ("mcpServers",), stdio),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".kimi-code/mcp.json"),), "json", ("mcpServers",), stdio),
+            Block((project("AGENTS.md"),)),
+        ),
+        notes=("Kimi Code applies a project's stdio servers only in a trusted repository.",),
+    ),
+    user=Setup(
+        (
+            mcp_entry(
+                (home(".kimi-code/mcp.json", env="KIMI_CODE_HOME", env_part=".kimi-code"),),
+                "json",
+                ("mcpServers",),
+                stdio,
+            ),
+        )
+    ),
 )

@@ -22,12 +22,16 @@ AGENT = Agent(
     aliases=("kiro-cli",),
     detect=(project(".kiro"), home(".kiro")),
     binaries=("kiro", "kiro-cli"),
-    project=Setup((
-        mcp_entry((project(".kiro/settings/mcp.json"),), "json", ("mcpServers",), kiro_entry),
-        OwnedFile(project(".kiro/steering/toon-memory.md"), kiro_steering, "steering file"),
-    )),
-    user=Setup((
-        mcp_entry((home(".kiro/settings/mcp.json"),), "json", ("mcpServers",), kiro_entry),
-        OwnedFile(home(".kiro/steering/toon-memory.md"), kiro_steering, "steering file"),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".kiro/settings/mcp.json"),), "json", ("mcpServers",), kiro_entry),
+            OwnedFile(project(".kiro/steering/toon-memory.md"), kiro_steering, "steering file"),
+        )
+    ),
+    user=Setup(
+        (
+            mcp_entry((home(".kiro/settings/mcp.json"),), "json", ("mcpServers",), kiro_entry),
+            OwnedFile(home(".kiro/steering/toon-memory.md"), kiro_steering, "steering file"),
+        )
+    ),
 )

@@ -18,5 +18,7 @@ AGENT = Agent(
     binaries=("openclaw",),
     project=None,
     scope_note="OpenClaw has one user config; install it with `init global`",
-    user=Setup((mcp_entry((home(".openclaw/openclaw.json"),), "json5", ("mcp", "servers"), stdio),)),
+    user=Setup(
+        (mcp_entry((home(".openclaw/openclaw.json"),), "json5", ("mcp", "servers"), stdio),)
+    ),
 )

@@ -19,19 +19,37 @@ AGENT = Agent(
     id="opencode",
     title="OpenCode",
     aliases=("open-code",),
-    detect=(project("opencode.json"), project("opencode.jsonc"), project(".opencode"),
-            xdg("opencode")),
+    detect=(
+        project("opencode.json"),
+        project("opencode.jsonc"),
+        project(".opencode"),
+        xdg("opencode"),
+    ),
     binaries=("opencode",),
-    project=Setup((
-        mcp_entry((project("opencode.json"), project("opencode.jsonc")), "jsonc", ("mcp",),
-                  opencode_local),
-        OwnedFile(project(".opencode/plugins/toon-memory.ts"), opencode_plugin, "plugin (hooks)"),
-        Block((project("AGENTS.md"),)),
-    )),
-    user=Setup((
-        mcp_entry((xdg("opencode/opencode.json"), xdg("opencode/opencode.jsonc")), "jsonc",
-                  ("mcp",), opencode_local),
-        OwnedFile(xdg("opencode/plugins/toon-memory.ts"), opencode_plugin, "plugin (hooks)"),
-        Block((xdg("opencode/AGENTS.md"),)),
-    )),
+    project=Setup(
+        (
+            mcp_entry(
+                (project("opencode.json"), project("opencode.jsonc")),
+                "jsonc",
+                ("mcp",),
+                opencode_local,
+            ),
+            OwnedFile(
+                project(".opencode/plugins/toon-memory.ts"), opencode_plugin, "plugin (hooks)"
+            ),
+            Block((project("AGENTS.md"),)),
+        )
+    ),
+    user=Setup(
+        (
+            mcp_entry(
+                (xdg("opencode/opencode.json"), xdg("opencode/opencode.jsonc")),
+                "jsonc",
+                ("mcp",),
+                opencode_local,
+            ),
+            OwnedFile(xdg("opencode/plugins/toon-memory.ts"), opencode_plugin, "plugin (hooks)"),
+            Block((xdg("opencode/AGENTS.md"),)),
+        )
+    ),
 )

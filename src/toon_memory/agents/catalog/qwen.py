@@ -18,12 +18,16 @@ AGENT = Agent(
     aliases=("qwen-code",),
     detect=(project(".qwen"), home(".qwen")),
     binaries=("qwen",),
-    project=Setup((
-        mcp_entry((project(".qwen/settings.json"),), "jsonc", ("mcpServers",), stdio),
-        Block((project("QWEN.md"),)),
-    )),
-    user=Setup((
-        mcp_entry((home(".qwen/settings.json"),), "jsonc", ("mcpServers",), stdio),
-        Block((home(".qwen/QWEN.md"),)),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".qwen/settings.json"),), "jsonc", ("mcpServers",), stdio),
+            Block((project("QWEN.md"),)),
+        )
+    ),
+    user=Setup(
+        (
+            mcp_entry((home(".qwen/settings.json"),), "jsonc", ("mcpServers",), stdio),
+            Block((home(".qwen/QWEN.md"),)),
+        )
+    ),
 )

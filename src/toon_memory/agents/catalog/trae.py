@@ -19,9 +19,12 @@ AGENT = Agent(
     aliases=("trae-ai",),
     detect=(project(".trae"), appdata("Trae"), home(".trae")),
     binaries=("trae",),
-    project=Setup((
-        mcp_entry((project(".trae/mcp.json"),), "json", ("mcpServers",), stdio),
-        Block((project(".trae/rules/project_rules.md"),)),
-    ), notes=("Trae reads .trae/mcp.json only with Settings > MCP > Enable Project MCP on.",)),
+    project=Setup(
+        (
+            mcp_entry((project(".trae/mcp.json"),), "json", ("mcpServers",), stdio),
+            Block((project(".trae/rules/project_rules.md"),)),
+        ),
+        notes=("Trae reads .trae/mcp.json only with Settings > MCP > Enable Project MCP on.",),
+    ),
     user=Setup((mcp_entry((appdata("Trae/User/mcp.json"),), "json", ("mcpServers",), stdio),)),
 )

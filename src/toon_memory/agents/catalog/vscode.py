@@ -21,11 +21,11 @@ AGENT = Agent(
     aliases=("vs-code", "code", "copilot", "github-copilot"),
     detect=(project(".vscode"), appdata("Code/User"), home(".vscode")),
     binaries=("code", "code-insiders"),
-    project=Setup((
-        mcp_entry((project(".vscode/mcp.json"),), "jsonc", ("servers",), typed_stdio),
-        Block((project(".github/copilot-instructions.md"),)),
-    )),
-    user=Setup((
-        mcp_entry((appdata("Code/User/mcp.json"),), "jsonc", ("servers",), typed_stdio),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".vscode/mcp.json"),), "jsonc", ("servers",), typed_stdio),
+            Block((project(".github/copilot-instructions.md"),)),
+        )
+    ),
+    user=Setup((mcp_entry((appdata("Code/User/mcp.json"),), "jsonc", ("servers",), typed_stdio),)),
 )

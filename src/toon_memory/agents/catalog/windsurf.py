@@ -18,8 +18,10 @@ AGENT = Agent(
     binaries=("windsurf",),
     project=None,
     scope_note="Windsurf has no project-scope MCP config; install it with `init global`",
-    user=Setup((
-        mcp_entry((home(".codeium/windsurf/mcp_config.json"),), "json", ("mcpServers",), stdio),
-        Block((home(".codeium/windsurf/memories/global_rules.md"),)),
-    )),
+    user=Setup(
+        (
+            mcp_entry((home(".codeium/windsurf/mcp_config.json"),), "json", ("mcpServers",), stdio),
+            Block((home(".codeium/windsurf/memories/global_rules.md"),)),
+        )
+    ),
 )

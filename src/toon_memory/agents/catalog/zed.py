@@ -13,8 +13,17 @@ from toon_memory.agents.places import appdata, project, xdg
 from toon_memory.agents.shapes import mcp_entry
 from toon_memory.agents.spec import Agent, Block, Setup
 
-RULE_FILES = (".rules", ".cursorrules", ".windsurfrules", ".clinerules",
-              ".github/copilot-instructions.md", "AGENT.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md")
+RULE_FILES = (
+    ".rules",
+    ".cursorrules",
+    ".windsurfrules",
+    ".clinerules",
+    ".github/copilot-instructions.md",
+    "AGENT.md",
+    "AGENTS.md",
+    "CLAUDE.md",
+    "GEMINI.md",
+)
 
 
 def zed_entry(argv: list[str]) -> dict[str, object]:
@@ -26,12 +35,20 @@ AGENT = Agent(
     title="Zed",
     detect=(project(".zed"), xdg("zed", windows=appdata("Zed"))),
     binaries=("zed", "zeditor"),
-    project=Setup((
-        mcp_entry((project(".zed/settings.json"),), "jsonc", ("context_servers",), zed_entry),
-        Block(tuple(project(name) for name in RULE_FILES), default=project("AGENTS.md")),
-    )),
-    user=Setup((
-        mcp_entry((xdg("zed/settings.json", windows=appdata("Zed/settings.json")),), "jsonc",
-                  ("context_servers",), zed_entry),
-    )),
+    project=Setup(
+        (
+            mcp_entry((project(".zed/settings.json"),), "jsonc", ("context_servers",), zed_entry),
+            Block(tuple(project(name) for name in RULE_FILES), default=project("AGENTS.md")),
+        )
+    ),
+    user=Setup(
+        (
+            mcp_entry(
+                (xdg("zed/settings.json", windows=appdata("Zed/settings.json")),),
+                "jsonc",
+                ("context_servers",),
+                zed_entry,
+            ),
+        )
+    ),
 )
