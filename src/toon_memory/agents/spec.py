@@ -11,7 +11,7 @@ whole file we write; ``Block`` is an instruction block between markers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -184,7 +184,6 @@ class Agent:
     detect: tuple[Place, ...] = ()
     binaries: tuple[str, ...] = ()
     scope_note: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def setup(self, scope: str) -> Setup | None:
         return self.project if scope == "project" else self.user
