@@ -10,7 +10,9 @@ only these, and only at the edge.
     ├── StoreError            the store cannot do its job (exit code 1)
     │   ├── CorruptFileError  a file that does not decode; names file and line
     │   └── LockTimeoutError  the store lock could not be taken in time
-    └── ImportFormatError     an import file that cannot be read at all
+    ├── ImportFormatError     an import file that cannot be read at all
+    └── AgentConfigError      an agent's config file the installer will not edit;
+                              names file and line, the file is left untouched
 """
 
 from __future__ import annotations
@@ -68,3 +70,17 @@ class ImportFormatError(ToonMemoryError):
     """An import file is in no format we can read."""
 
     exit_code = 2
+
+
+class AgentConfigError(ToonMemoryError):
+    """An agent's config file that does not parse (or has an unexpected shape).
+
+    The installer never writes such a file; ``line`` is 1-based or None.
+    """
+
+    def __init__(self, path: Path, line: int | None, problem: str) -> None:
+        self.path = path
+        self.line = line
+        self.problem = problem
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {problem} (the file was left untouched)")

@@ -1,0 +1,66 @@
+"""The command lines the installer writes: the MCP server and the hooks.
+
+Invariant: the program is an absolute path that works without PATH — the
+``toon-memory`` script installed beside the running interpreter, else that
+interpreter with ``-m toon_memory``. A project-scope server always names its
+project (``--project``), because several agents start servers in ``~`` or
+``/``. ``is_our_hook`` recognises any hook command we ever wrote, whatever
+the path of the program in it.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+HOOK_ACTIONS = ("session-start", "post-tool", "stop")
+_OURS = re.compile(
+    r"(?:toon-memory(?:\.exe)?['\"]?|-m\s+toon_memory)\s+hook\s+(?:session-start|post-tool|stop)\b"
+)
+
+
+@dataclass(frozen=True)
+class ServerCommand:
+    """How to start toon-memory: ``program`` then ``prefix`` arguments (``-m toon_memory``)."""
+
+    program: str
+    prefix: tuple[str, ...] = ()
+
+    @classmethod
+    def installed(cls, python: str | None = None) -> ServerCommand:
+        """The ``toon-memory`` next to the running interpreter, else ``python -m toon_memory``."""
+        interpreter = Path(python or sys.executable).absolute()
+        folders = [interpreter.parent, interpreter.parent / "Scripts"]
+        for folder in folders:
+            found = shutil.which("toon-memory", path=str(folder))
+            if found:
+                return cls(str(Path(found).absolute()))
+        return cls(str(interpreter), ("-m", "toon_memory"))
+
+    def argv(self, *args: str) -> list[str]:
+        return [self.program, *self.prefix, *args]
+
+    def server_argv(self, project: Path | None) -> list[str]:
+        """``… mcp`` (user scope) or ``… mcp --project <root>`` (project scope)."""
+        extra = ["--project", str(project)] if project is not None else []
+        return self.argv("mcp", *extra)
+
+    def hook_line(self, action: str, windows: bool = sys.platform.startswith("win")) -> str:
+        """The shell line of a hook: ``<program> hook <action>``, quoted for the shell."""
+        if action not in HOOK_ACTIONS:
+            raise ValueError(f"unknown hook action {action!r}")
+        parts = self.argv("hook", action)
+        return subprocess.list2cmdline(parts) if windows else shlex.join(parts)
+
+
+def is_our_hook(command: object, action: str | None = None) -> bool:
+    """True when ``command`` is a toon-memory hook line (of ``action`` when given)."""
+    if not isinstance(command, str):
+        return False
+    match = _OURS.search(command)
+    return match is not None and (action is None or match.group(0).endswith(action))

@@ -1,0 +1,66 @@
+"""Shared helpers for the installer tests: a fake home and project, snapshots, the CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from toon_memory.agents.command import ServerCommand
+from toon_memory.agents.places import Places
+
+CLI_SCRIPT = (
+    "from toon_memory.cli.main import cli, exit_fast\n"
+    "from toon_memory.cli import commands, mcp_command, recall_commands, slm_commands\n"
+    "from toon_memory.cli.install_commands import register\n"
+    "register(cli)\n"
+    "exit_fast(cli, prog_name='toon-memory')\n"
+)
+INSTALLER_SCRIPT = (
+    "from toon_memory.cli.install_commands import interactive_installer\n"
+    "interactive_installer()\n"
+)
+
+
+def fake_env(base: Path) -> dict[str, str]:
+    """Environment variables that point every config folder under ``base``."""
+    home = base / "home"
+    home.mkdir(exist_ok=True)
+    return {
+        "HOME": str(home),
+        "USERPROFILE": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "APPDATA": str(home / "AppData" / "Roaming"),
+        "TOON_MEMORY_HOME": str(home),
+    }
+
+
+def places_for(project: Path, env: dict[str, str]) -> Places:
+    return Places.current(project, {**env, "PATH": os.environ.get("PATH", "")}, platform="linux")
+
+
+def command() -> ServerCommand:
+    return ServerCommand.installed()
+
+
+def snapshot(*roots: Path) -> dict[str, bytes]:
+    """Every file under ``roots`` -> its bytes (the memory folder left out)."""
+    found: dict[str, bytes] = {}
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and ".toon-memory" not in path.parts:
+                found[str(path)] = path.read_bytes()
+    return found
+
+
+def digest(snap: dict[str, bytes]) -> dict[str, str]:
+    return {k: hashlib.sha256(v).hexdigest() for k, v in snap.items()}
+
+
+def run_cli(*args: str, cwd: Path, env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    full = {**os.environ, **env}
+    full.pop("TOON_MEMORY_PROJECT", None)
+    return subprocess.run([sys.executable, "-c", CLI_SCRIPT, *args], cwd=cwd, env=full, input=stdin,
+                          capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
