@@ -20,25 +20,30 @@ class InitResult:
 
     folder: Path
     vocab: list[str]
+    gitignore: bool = False
 
 
 class Maintenance:
     """Keeps one memory folder healthy."""
 
-    def __init__(self, store: Store, root: Path) -> None:
+    def __init__(self, store: Store, root: Path, *, project: bool = True) -> None:
         self.store = store
         self.paths = store.paths
         self.root = root
+        self.project = project
 
     def init(self) -> InitResult:
-        """Create the memory folder and scan dependency manifests into the tag vocabulary."""
+        """Create the memory folder, scan dependency manifests into the tag vocabulary and,
+        for a project, add the local-only files to its .gitignore (once)."""
         from toon_memory.config import update_config
+        from toon_memory.project.gitignore import ensure_gitignore
         from toon_memory.project.manifests import scan_vocab
 
         self.store.ensure_folder()
-        vocab = scan_vocab(self.root)
+        vocab = scan_vocab(self.root) if self.project else {}
         update_config(self.paths.config, {"vocab": vocab})
-        return InitResult(self.paths.folder, sorted(vocab))
+        ignored = ensure_gitignore(self.root) if self.project else False
+        return InitResult(self.paths.folder, sorted(vocab), ignored)
 
     def backup(self) -> Path:
         """A timestamped full copy in backups/ (newest 10 kept)."""

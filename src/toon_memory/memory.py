@@ -69,7 +69,7 @@ class Memory:
         self.store = Store(self.paths, make_derived=_build_engine, derived_version=_index_version())
         self._recaller = Recaller(self.store, self.root)
         self._editor = Editor(self.store, self.root, self._recaller)
-        self._upkeep = Maintenance(self.store, self.root)
+        self._upkeep = Maintenance(self.store, self.root, project=not global_store)
         self._transfer = Transfer(self.store)
 
     # -- state -----------------------------------------------------------

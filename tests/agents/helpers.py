@@ -11,17 +11,8 @@ from pathlib import Path
 from toon_memory.agents.command import ServerCommand
 from toon_memory.agents.places import Places
 
-CLI_SCRIPT = (
-    "from toon_memory.cli.main import cli, exit_fast\n"
-    "from toon_memory.cli import commands, mcp_command, recall_commands, slm_commands\n"
-    "from toon_memory.cli.install_commands import register\n"
-    "register(cli)\n"
-    "exit_fast(cli, prog_name='toon-memory')\n"
-)
-INSTALLER_SCRIPT = (
-    "from toon_memory.cli.install_commands import interactive_installer\n"
-    "interactive_installer()\n"
-)
+CLI_SCRIPT = "import sys; sys.argv[0] = 'toon-memory'; from toon_memory.cli.main import main; main()\n"
+INSTALLER_SCRIPT = "import sys; sys.argv[1:] = []; from toon_memory.cli.main import main; main()\n"
 
 
 def fake_env(base: Path) -> dict[str, str]:

@@ -1,10 +1,11 @@
-"""The installer commands through the real CLI in a subprocess (``register`` on ``cli``)."""
+"""The installer commands through the real CLI in a subprocess (``toon-memory`` as installed)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
 from tests.agents.helpers import run_cli, snapshot
 
 from toon_memory.agents.upgrade import detect_upgrade
@@ -20,7 +21,9 @@ def _project_with_configs(proj: Path) -> None:
     (proj / ".codex/config.toml").write_text(CODEX_TOML)
 
 
-def test_done_means_init_all_twice_then_uninstall(env: dict[str, str], proj: Path, tmp_path: Path) -> None:
+def test_done_means_init_all_twice_then_uninstall(
+    env: dict[str, str], proj: Path, tmp_path: Path
+) -> None:
     _project_with_configs(proj)
     before = snapshot(proj, Path(env["HOME"]))
     first = run_cli("init", "local", "--agents", "all", "--yes", cwd=proj, env=env)
@@ -90,7 +93,9 @@ def test_status_reports_entries_and_a_live_server(env: dict[str, str], proj: Pat
     assert "settings.json:1" in broken.stdout
 
 
-def test_uninstall_one_agent_keeps_a_shared_instruction_block(env: dict[str, str], proj: Path) -> None:
+def test_uninstall_one_agent_keeps_a_shared_instruction_block(
+    env: dict[str, str], proj: Path
+) -> None:
     assert run_cli("init", "--agents", "codex,opencode", "--yes", cwd=proj, env=env).returncode == 0
     done = run_cli("uninstall", "--agents", "codex", "--yes", cwd=proj, env=env)
     assert done.returncode == 0, done.stderr
@@ -101,7 +106,9 @@ def test_uninstall_one_agent_keeps_a_shared_instruction_block(env: dict[str, str
 
 
 def test_global_scope_writes_user_configs(env: dict[str, str], proj: Path) -> None:
-    done = run_cli("init", "global", "--agents", "claude,goose,windsurf", "--yes", cwd=proj, env=env)
+    done = run_cli(
+        "init", "global", "--agents", "claude,goose,windsurf", "--yes", cwd=proj, env=env
+    )
     assert done.returncode == 0, done.stderr
     home = Path(env["HOME"])
     entry = json.loads((home / ".claude.json").read_text())["mcpServers"]["toon-memory"]
@@ -127,3 +134,28 @@ def test_unknown_agent_is_a_clear_error(env: dict[str, str], proj: Path) -> None
     done = run_cli("init", "--agents", "notepad", "--yes", cwd=proj, env=env)
     assert done.returncode == 2
     assert "agents: unknown agent 'notepad'" in done.stderr
+
+
+def test_init_without_yes_or_a_terminal_writes_no_agent_config(
+    env: dict[str, str], proj: Path
+) -> None:
+    (proj / ".cursor").mkdir()
+    done = run_cli("init", "--json", cwd=proj, env={**env, "PATH": "/nonexistent"})
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["agents"] == [] and Path(data["folder"]).is_dir()
+    assert not (proj / ".cursor/mcp.json").exists()
+    text = run_cli("init", cwd=proj, env={**env, "PATH": "/nonexistent"}).stdout
+    assert "Cursor" in text and "--yes" in text
+    assert not (proj / ".cursor/mcp.json").exists()
+
+
+def test_a_server_started_in_the_filesystem_root_uses_the_global_memory(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toon_memory.store.paths import find_project_root, home_dir
+
+    monkeypatch.setenv("HOME", env["HOME"])
+    monkeypatch.setenv("TOON_MEMORY_HOME", env["TOON_MEMORY_HOME"])
+    monkeypatch.delenv("TOON_MEMORY_PROJECT", raising=False)
+    assert find_project_root("/") == home_dir().resolve() == Path(env["HOME"]).resolve()

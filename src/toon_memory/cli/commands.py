@@ -229,15 +229,6 @@ def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
 
 
 @click.command()
-@json_option
-@pass_ctx
-@handles_errors
-def init(ctx: Context, as_json: bool) -> None:
-    """Create the memory folder and scan dependency manifests into the tag vocabulary."""
-    show(render.initialised(ctx.memory.init(), {}), as_json)
-
-
-@click.command()
 @click.option("--dir", "folder", default=None, type=click.Path(file_okay=False),
               help="Where to build the demo project (default: a new temp folder).")  # fmt: skip
 @handles_errors
@@ -253,5 +244,5 @@ def demo(folder: str | None) -> None:
 
 COMMANDS: tuple[click.Command, ...] = (
     remember, get, forget, pin, unpin, tag, summary, stats, diff, archive, backup, checkpoint,
-    restore, compact, doctor, export, import_cmd, init, demo,
+    restore, compact, doctor, export, import_cmd, demo,
 )  # fmt: skip

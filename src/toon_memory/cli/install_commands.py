@@ -4,12 +4,13 @@ Invariant: every rule about files lives in ``toon_memory.agents``; these
 commands choose agents and scopes, call it, and print what happened. A
 config that cannot be edited is reported (file and line) and the run goes
 on with the others; the exit code is 1 when anything failed. Nothing heavier
-than click is imported before a command runs. ``register`` adds the
-commands to a click group (the lead wires it into ``cli``).
+than click is imported before a command runs. ``COMMANDS`` is added to
+the group by ``cli.main``.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -45,20 +46,12 @@ def shown(path: Path, places: Any) -> str:
     return str(path)
 
 
-def init_memory(root: Path) -> dict[str, Any]:
-    """What ``init`` did before the installer: the memory folder and the vocabulary,
-    plus the local-only files in the project's .gitignore (once)."""
-    from toon_memory.config import update_config
+def init_memory(root: Path) -> Any:
+    """The memory part of ``init``: ``Memory.init`` and its shared rendering."""
     from toon_memory.memory import Memory
-    from toon_memory.project.gitignore import ensure_gitignore
-    from toon_memory.project.manifests import scan_vocab
+    from toon_memory.render.results import initialised
 
-    memory = Memory(root)
-    memory.store.ensure_folder()
-    vocab = scan_vocab(memory.root)
-    update_config(memory.paths.config, {"vocab": vocab})
-    ignored = ensure_gitignore(memory.root)
-    return {"folder": str(memory.paths.folder), "vocab": sorted(vocab), "gitignore": ignored}
+    return initialised(Memory(root).init(), {})
 
 
 def interactive() -> bool:
@@ -91,21 +84,32 @@ def summary_lines(agents: list[Any], scope: str, places: Any) -> list[str]:
     return lines
 
 
-def run_install(agents: list[Any], scope: str, root: Path) -> bool:
-    """Install ``agents`` in ``scope`` and print each report; True when all went well."""
+def run_install(agents: list[Any], scope: str, root: Path, *, quiet: bool = False) -> list[Any]:
+    """Install ``agents`` in ``scope``; print each report unless ``quiet``; return them."""
     from toon_memory.agents import engine
     from toon_memory.agents.command import ServerCommand
 
     places = _places(root)
     command = ServerCommand.installed()
-    ok = True
+    reports = []
     for agent in agents:
         report = engine.install(agent, scope, places, command)
-        print_report(report, places)
-        ok = ok and report.ok
-    if " " in command.program:
+        if not quiet:
+            print_report(report, places)
+        reports.append(report)
+    if " " in command.program and not quiet:
         click.echo("note: the program path has spaces; Trae rejects such a command")
-    return ok
+    return reports
+
+
+def report_data(report: Any) -> dict[str, Any]:
+    """One agent's install report as JSON-ready data."""
+    return {
+        "agent": report.agent.id, "scope": report.scope, "ok": report.ok,
+        "changes": [{"action": c.action, "path": str(c.path), "what": c.what}
+                    for c in report.changes],
+        "errors": [str(e) for e in report.errors], "notes": list(report.notes),
+    }  # fmt: skip
 
 
 def _choose(spec: str | None, places: Any) -> list[Any]:
@@ -127,33 +131,56 @@ def _choose(spec: str | None, places: Any) -> list[Any]:
 @click.option(
     "--git", "use_git", is_flag=True, help="Share the memory through git (not supported yet)."
 )
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
-def init(ctx: click.Context, scope: str, agents_spec: str | None, yes: bool, use_git: bool) -> None:
-    """Create the memory and register it with your agents (MCP entry, hooks, instructions)."""
+def init(ctx: click.Context, scope: str, agents_spec: str | None, yes: bool, use_git: bool,
+         as_json: bool) -> None:  # fmt: skip
+    """Create the memory and register it with your agents (MCP entry, hooks, instructions).
+
+    Agents named with --agents are set up at once; the agents found on this
+    machine are set up after a confirmation (a terminal) or with --yes.
+    """
     if use_git:
         click.echo("note: --git is not supported yet; nothing git-specific was done", err=True)
     try:
-        root = _project_of(ctx)
-        where = SCOPE_NAMES[scope]
-        places = _places(root)
-        agents = _choose(agents_spec, places)
-        if where == "project":
-            done = init_memory(root)
-            click.echo(f"✅ Memory at {done['folder']} ({len(done['vocab'])} vocabulary terms)")
-        if not agents:
-            click.echo("No agent found on this machine; name some with --agents (or --agents all).")
-            return
-        if not yes and interactive():
-            click.echo("\n".join(summary_lines(agents, where, places)))
-            if not click.confirm("Proceed?", default=True):
-                click.echo("Nothing changed.")
-                return
-        ok = run_install(agents, where, root)
+        data, ok = _init(ctx, SCOPE_NAMES[scope], agents_spec, yes, as_json)
     except ToonMemoryError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     if not ok:
         sys.exit(1)
+
+
+def _init(ctx: click.Context, where: str, agents_spec: str | None, yes: bool,
+          quiet: bool) -> tuple[dict[str, Any], bool]:  # fmt: skip
+    root = _project_of(ctx)
+    places = _places(root)
+    agents = _choose(agents_spec, places)
+    data: dict[str, Any] = {"agents": []}
+    if where == "project":
+        done = init_memory(root)
+        data.update(done.data)
+        if not quiet:
+            click.echo(done.text)
+    if not agents:
+        if not quiet:
+            click.echo("No agent found on this machine; name some with --agents (or --agents all).")
+        return data, True
+    if not yes and not agents_spec and not interactive():
+        if not quiet:
+            click.echo("\n".join(["Found:", *summary_lines(agents, where, places)]))
+            click.echo("Nothing written to agent configs: run again with --yes (or --agents …).")
+        return data, True
+    if not yes and interactive() and not quiet:
+        click.echo("\n".join(summary_lines(agents, where, places)))
+        if not click.confirm("Proceed?", default=True):
+            click.echo("Nothing changed.")
+            return data, True
+    reports = run_install(agents, where, root, quiet=quiet)
+    data["agents"] = [report_data(r) for r in reports]
+    return data, all(r.ok for r in reports)
 
 
 @click.command("status")
@@ -268,14 +295,4 @@ def upgrade(dry_run: bool) -> None:
     sys.exit(subprocess.call(list(plan.argv)))
 
 
-def register(group: click.Group) -> None:
-    """Add ``init``, ``status``, ``uninstall`` and ``upgrade`` to ``group``."""
-    for command in (init, status, uninstall, upgrade):
-        group.add_command(command)
-
-
-def interactive_installer(project: Path | None = None) -> None:
-    """``toon-memory`` with no arguments: the guided installer (usage without a terminal)."""
-    from toon_memory.cli.installer_prompt import run
-
-    run(project)
+COMMANDS: tuple[click.Command, ...] = (init, status, uninstall, upgrade)

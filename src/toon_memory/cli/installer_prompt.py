@@ -131,7 +131,6 @@ def run(project: Path | None = None) -> None:
         click.echo("\nNothing changed.")
         return
     if scope == "project":
-        done = init_memory(root)
-        click.echo(f"✅ Memory at {done['folder']}")
-    if not run_install(chosen, scope, root):
+        click.echo(init_memory(root).text)
+    if not all(report.ok for report in run_install(chosen, scope, root)):
         sys.exit(1)

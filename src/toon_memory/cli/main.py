@@ -16,7 +16,13 @@ from typing import Any
 
 import click
 
-from toon_memory.cli import commands, mcp_command, recall_commands, state_commands
+from toon_memory.cli import (
+    commands,
+    install_commands,
+    mcp_command,
+    recall_commands,
+    state_commands,
+)
 from toon_memory.cli.context import Context
 
 
@@ -46,13 +52,23 @@ for _command in (
     *commands.COMMANDS,
     *recall_commands.COMMANDS,
     *state_commands.COMMANDS,
+    *install_commands.COMMANDS,
     mcp_command.mcp,
 ):
     cli.add_command(_command)
 
 
 def main() -> None:
+    if len(sys.argv) == 1:  # no arguments: the guided installer (usage without a terminal)
+        exit_fast(_installer)
     exit_fast(cli, prog_name="toon-memory")
+
+
+@click.command()
+def _installer() -> None:
+    from toon_memory.cli.installer_prompt import run
+
+    run()
 
 
 def exit_fast(command: click.Command, **kwargs: Any) -> None:

@@ -168,7 +168,10 @@ def imported(report: ImportReport, call: Call) -> Rendered:
 
 def initialised(result: InitResult, call: Call) -> Rendered:
     text = f"✅ Memory at {result.folder} ({len(result.vocab)} vocabulary terms)"
-    return Rendered(text, {"folder": str(result.folder), "vocab": result.vocab})
+    if result.gitignore:
+        text += "\n📝 .gitignore: added the memory's local-only files"
+    data = {"folder": str(result.folder), "vocab": result.vocab, "gitignore": result.gitignore}
+    return Rendered(text, data)
 
 
 def _primer_line(entry: Entry) -> str:

@@ -26,7 +26,9 @@ def find_project_root(start: Path | str | None = None) -> Path:
 
     Walk up to the repository root (first folder holding ``.git``); the
     nearest folder holding ``.toon-memory/`` wins, else the repository root,
-    else ``start`` itself. The home folder is skipped as a project.
+    else ``start`` itself. The home folder is skipped as a project, and the
+    file-system root is never one: a server started in ``/`` (Cline does)
+    gets the home folder, whose memory is the global one.
     """
     override = os.environ.get("TOON_MEMORY_PROJECT", "").strip()
     if start is None and override:
@@ -38,6 +40,8 @@ def find_project_root(start: Path | str | None = None) -> Path:
             return folder
         if (folder / ".git").exists():
             return folder
+    if here == Path(here.anchor):  # a server started in "/" works on the global memory
+        return home
     return here
 
 
