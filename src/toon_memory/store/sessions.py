@@ -113,7 +113,7 @@ def clock_now() -> datetime:
 def check_session_id(session_id: str) -> str:
     """A safe file stem: letters, digits, ``.``, ``_``, ``-``; no path separators."""
     value = str(session_id or "").strip()
-    if not _ID_RE.match(value):
+    if not _ID_RE.fullmatch(value):
         raise InputError(
             "session_id",
             "expected 1-128 letters, digits, '.', '_' or '-' starting with a letter or digit, "
@@ -409,7 +409,7 @@ def stale_sessions(
 
 
 def soft_conflicts(sessions: Iterable[Session]) -> dict[str, list[str]]:
-    """Files touched by two or more (not ended) sessions -> their ids, by file name."""
+    """Files touched by two or more (not ended) sessions -> their sorted ids, by file name."""
     owners: dict[str, list[str]] = {}
     for session in sessions:
         if session.ended:
@@ -418,4 +418,4 @@ def soft_conflicts(sessions: Iterable[Session]) -> dict[str, list[str]]:
             ids = owners.setdefault(file, [])
             if session.id not in ids:
                 ids.append(session.id)
-    return {file: ids for file, ids in sorted(owners.items()) if len(ids) >= 2}
+    return {file: sorted(ids) for file, ids in sorted(owners.items()) if len(ids) >= 2}
