@@ -34,8 +34,10 @@ def test_nothing_captured(tmp_path: Path) -> None:
 
 
 def test_values_are_bounded_and_made_json(tmp_path: Path) -> None:
-    C.capture(tmp_path, {"summary": "x" * 10_000, "args": {"a": [1, 2]}, "n": 3, "ok": True,
-                         "path": Path("p")})  # fmt: skip
+    C.capture(
+        tmp_path,
+        {"summary": "x" * 10_000, "args": {"a": [1, 2]}, "n": 3, "ok": True, "path": Path("p")},
+    )
     (event,) = C.read_captured(tmp_path)
     assert len(event["summary"]) == C.MAX_VALUE_CHARS
     assert event["args"] == '{"a": [1, 2]}'
@@ -51,8 +53,9 @@ def test_the_log_rotates_and_keeps_one_old_file(tmp_path: Path) -> None:
         assert C.log_path(tmp_path).stat().st_size <= limit
     assert C.rotated_path(tmp_path).stat().st_size <= limit
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")) == [
-        "captured.1.jsonl", "captured.jsonl",
-    ]  # fmt: skip
+        "captured.1.jsonl",
+        "captured.jsonl",
+    ]
     numbers = [e["n"] for e in C.read_captured(tmp_path, None)]
     assert numbers == list(range(numbers[0], 200))  # the newest, in order, no gaps
     assert 200 - len(numbers) > 100  # the oldest were dropped

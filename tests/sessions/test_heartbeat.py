@@ -22,8 +22,9 @@ def folder(tmp_path: Path) -> Path:
 
 
 def test_beat_writes_the_session_file(folder: Path) -> None:
-    session = S.beat(folder, "sess-A", agent="claude", branch="feature/x", files=["src/a.py"],
-                     pid=1234, now=NOW)  # fmt: skip
+    session = S.beat(
+        folder, "sess-A", agent="claude", branch="feature/x", files=["src/a.py"], pid=1234, now=NOW
+    )
     data = json.loads((folder / "sessions" / "sess-A.json").read_text())
     assert data["id"] == "sess-A"
     assert data["agent"] == "claude"
@@ -62,8 +63,7 @@ def test_files_and_notes_are_bounded_newest_kept(folder: Path) -> None:
 
 def test_absolute_paths_under_the_root_become_relative(folder: Path, tmp_path: Path) -> None:
     root = tmp_path / "repo"
-    session = S.beat(folder, "s", files=[f"{root}/src/x.py", "/elsewhere/y.py"], root=root,
-                     now=NOW)  # fmt: skip
+    session = S.beat(folder, "s", files=[f"{root}/src/x.py", "/elsewhere/y.py"], root=root, now=NOW)
     assert session.files == ("src/x.py", "/elsewhere/y.py")
 
 
@@ -152,8 +152,10 @@ def test_soft_conflicts_are_files_of_two_sessions() -> None:
     gone = S.Session("gone", files=("src/auth.py",), ended=True)
     lone = S.Session("lone", files=("src/auth.py",))
     assert S.soft_conflicts([a, b, c, gone, lone]) == {
-        "src/auth.ts": ["a", "b"], "src/db.ts": ["b", "c"], "src/types.ts": ["a", "b"],
-    }  # fmt: skip
+        "src/auth.ts": ["a", "b"],
+        "src/db.ts": ["b", "c"],
+        "src/types.ts": ["a", "b"],
+    }
     assert S.soft_conflicts([a]) == {}
 
 
@@ -164,8 +166,9 @@ def test_stale_sessions_are_the_unended_past_the_window() -> None:
     old_ended = S.Session("e", last_seen=stamp(NOW - timedelta(hours=1)), ended=True)
     unreadable = S.Session("u", last_seen="yesterday")
     assert [s.id for s in S.stale_sessions([fresh, old, old_ended, unreadable], 10, NOW)] == [
-        "o", "u",
-    ]  # fmt: skip
+        "o",
+        "u",
+    ]
 
 
 def test_stamps_round_trip_and_naive_times_are_utc() -> None:
