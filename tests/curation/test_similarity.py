@@ -11,7 +11,9 @@ from toon_memory.curation.similarity import (
     jaccard,
     overlap_coefficient,
     overlapping_pairs,
+    overlapping_to,
     similar_pairs,
+    similar_to,
     term_set,
 )
 
@@ -59,3 +61,34 @@ def test_overlapping_pairs_match_brute_force(
         and len(sets[i] & sets[j]) >= min_shared
     ]
     assert overlapping_pairs(sets, threshold, min_shared) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(sets_strategy, sets_strategy, st.sampled_from([0.0, 0.34, 0.5, 0.75]))
+def test_similar_to_matches_brute_force(
+    queries: list[frozenset[str]], sets: list[frozenset[str]], threshold: float
+) -> None:
+    expected = [
+        sorted(
+            ((j, jaccard(q, s)) for j, s in enumerate(sets) if jaccard(q, s) > threshold),
+            key=lambda p: -p[1],
+        )
+        for q in queries
+    ]
+    assert similar_to(queries, sets, threshold) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(sets_strategy, sets_strategy, st.sampled_from([0.2, 0.35, 0.5, 1.0]))
+def test_overlapping_to_matches_brute_force(
+    queries: list[frozenset[str]], sets: list[frozenset[str]], threshold: float
+) -> None:
+    expected = [
+        [
+            (j, overlap_coefficient(q, s))
+            for j, s in enumerate(sets)
+            if overlap_coefficient(q, s) >= threshold
+        ]
+        for q in queries
+    ]
+    assert list(overlapping_to(queries, sets, threshold)) == expected

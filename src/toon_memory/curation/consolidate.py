@@ -16,6 +16,7 @@ from toon_memory.curation.plans import (
     ConsolidationPlan,
     KeepUpdate,
     Removal,
+    by_category,
     by_preference,
     merged_lists,
     pinned,
@@ -83,13 +84,10 @@ def near_duplicate_pairs(
     Each pair is (better, worse, score) in preference order; pairs sorted by
     score, highest first.
     """
-    ordered = by_preference(_active(entries))
-    sets = [term_set(e.content) for e in ordered]
-    pairs = [
-        (ordered[i], ordered[j], score)
-        for i, j, score in similar_pairs(sets, threshold)
-        if ordered[i].category == ordered[j].category
-    ]
+    pairs: list[tuple[Entry, Entry, float]] = []
+    for members in by_category(by_preference(_active(entries))).values():
+        sets = [term_set(e.content) for e in members]
+        pairs += [(members[i], members[j], s) for i, j, s in similar_pairs(sets, threshold)]
     return sorted(pairs, key=lambda p: (-p[2], p[0].key, p[1].key))
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from toon_memory.clock import is_expired
 from toon_memory.curation.consolidate import near_duplicate_pairs, plan_identical
-from toon_memory.curation.plans import last_change
+from toon_memory.curation.plans import by_category, last_change
 from toon_memory.curation.similarity import DUPLICATE_JACCARD, jaccard, overlapping_pairs, term_set
 from toon_memory.model import Entry, split_link
 
@@ -125,23 +125,25 @@ def stale_claims(entries: Sequence[Entry]) -> list[Finding]:
     ``CLAIM_MIN_SHARED`` words; pairs similar enough to be duplicates
     (Jaccard > 0.5), pairs of one day and pairs linked to each other are left out.
     """
-    active = [e for e in entries if e.active]
-    sets = [term_set(e.content) for e in active]
     found: list[Finding] = []
-    flagged: set[str] = set()
-    for i, j, _ in overlapping_pairs(sets, CLAIM_OVERLAP, CLAIM_MIN_SHARED):
-        a, b = active[i], active[j]
-        if a.category != b.category or jaccard(sets[i], sets[j]) > DUPLICATE_JACCARD:
-            continue
-        if last_change(a) == last_change(b) or _linked(a, b):
-            continue
-        older, newer = (a, b) if last_change(a) < last_change(b) else (b, a)
-        if older.id not in flagged:
-            flagged.add(older.id)
-            found.append(Finding("stale_claim", older.key,
-                                 f"[{older.category}] {older.key} ({last_change(older)}) overlaps newer "
-                                 f"{newer.key} ({last_change(newer)})", newer.key))  # fmt: skip
-    return sorted(found, key=lambda f: f.key)
+    for members in by_category(e for e in entries if e.active).values():
+        sets = [term_set(e.content) for e in members]
+        for i, j, _ in overlapping_pairs(sets, CLAIM_OVERLAP, CLAIM_MIN_SHARED):
+            a, b = members[i], members[j]
+            if jaccard(sets[i], sets[j]) > DUPLICATE_JACCARD or last_change(a) == last_change(b):
+                continue
+            if not _linked(a, b):
+                found.append(_claim(*((a, b) if last_change(a) < last_change(b) else (b, a))))
+    once = {f.key: f for f in sorted(found, key=lambda f: (f.key, f.related), reverse=True)}
+    return sorted(once.values(), key=lambda f: f.key)
+
+
+def _claim(older: Entry, newer: Entry) -> Finding:
+    detail = (
+        f"[{older.category}] {older.key} ({last_change(older)}) overlaps newer "
+        f"{newer.key} ({last_change(newer)})"
+    )
+    return Finding("stale_claim", older.key, detail, newer.key)
 
 
 def _linked(a: Entry, b: Entry) -> bool:

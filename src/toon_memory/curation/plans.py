@@ -92,6 +92,14 @@ def _merit(e: Entry) -> tuple[int, int, float, float, str, int]:
     return (e.priority, importance, e.quality, e.confidence, last_change(e), e.accessed)
 
 
+def by_category(entries: Iterable[Entry]) -> dict[str, list[Entry]]:
+    """Entries grouped by category, each group in the given order."""
+    groups: dict[str, list[Entry]] = {}
+    for entry in entries:
+        groups.setdefault(entry.category, []).append(entry)
+    return groups
+
+
 def merged_lists(keep: Entry, dropped: Sequence[Entry]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The kept entry's tags and links joined with those of the entries merged into it.
 

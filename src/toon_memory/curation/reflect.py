@@ -17,11 +17,17 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
 from toon_memory.curation.plans import by_preference, last_change
-from toon_memory.curation.similarity import DUPLICATE_JACCARD, similar_pairs, term_set
+from toon_memory.curation.similarity import (
+    DUPLICATE_JACCARD,
+    overlapping_to,
+    similar_to,
+    term_set,
+)
 from toon_memory.model import Entry, split_link
 from toon_memory.scoring import CONFLICT_OVERLAP, content_terms
 
@@ -125,6 +131,12 @@ def _guarded(entry: Entry) -> bool:
     )
 
 
+@lru_cache(maxsize=65536)
+def _conflict_terms(text: str) -> frozenset[str]:
+    """``scoring.content_terms``, cached: the words ``find_conflicts`` compares."""
+    return frozenset(content_terms(text))
+
+
 def contradictions(entries: Sequence[Entry], limit: int = 50) -> list[tuple[Entry, Entry]]:
     """(entry, warning or critical/high decision it overlaps), as ``find_conflicts`` decides.
 
@@ -132,30 +144,28 @@ def contradictions(entries: Sequence[Entry], limit: int = 50) -> list[tuple[Entr
     left out; so are pairs already linked to each other (a rejected option
     linked to the chosen one, a supersession): someone reconciled them.
     """
-    active = [e for e in entries if e.active]
+    active = by_preference(e for e in entries if e.active)
     guards = [e for e in active if _guarded(e)]
-    guard_terms = [content_terms(g.content) for g in guards]
-    postings: dict[str, list[int]] = {}
-    for index, terms in enumerate(guard_terms):
-        for term in terms:
-            postings.setdefault(term, []).append(index)
+    hits = overlapping_to(
+        [_conflict_terms(e.content) for e in active],
+        [_conflict_terms(g.content) for g in guards],
+        CONFLICT_OVERLAP,
+    )
     found: list[tuple[Entry, Entry]] = []
-    for entry in by_preference(active):
-        terms = content_terms(entry.content)
-        shared = Counter(i for term in terms for i in postings.get(term, ()))
-        for index, count in sorted(shared.items()):
+    for entry, near in zip(active, hits, strict=True):
+        for index, _ in near:
             guard = guards[index]
-            if (
-                guard.key == entry.key
-                or count / min(len(terms), len(guard_terms[index])) < CONFLICT_OVERLAP
-            ):
+            if guard.key == entry.key or (_guarded(entry) and entry.category == guard.category):
                 continue
-            if _guarded(entry) and entry.category == guard.category:
-                continue
-            if {split_link(link)[1] for link in entry.links + guard.links} & {entry.key, guard.key}:
-                continue
-            found.append((entry, guard))
+            if not _linked(entry, guard):
+                found.append((entry, guard))
+        if len(found) >= limit:
+            break
     return found[: max(limit, 0)]
+
+
+def _linked(a: Entry, b: Entry) -> bool:
+    return bool({split_link(link)[1] for link in a.links + b.links} & {a.key, b.key})
 
 
 def reflect(entries: Sequence[Entry], today: date, limit: int = 20) -> Reflection:
@@ -191,22 +201,18 @@ def is_draft(entry: Entry) -> bool:
 def plan_promotion(entries: Sequence[Entry]) -> PromotePlan:
     """Which drafts become full entries, best drafts first."""
     active = [e for e in entries if e.active]
+    drafts = by_preference(e for e in active if is_draft(e))
     sets = [term_set(e.content) for e in active]
-    neighbours: dict[int, list[tuple[int, float]]] = {}
-    for i, j, score in similar_pairs(sets, DUPLICATE_JACCARD):
-        neighbours.setdefault(i, []).append((j, score))
-        neighbours.setdefault(j, []).append((i, score))
-    index = {e.id: i for i, e in enumerate(active)}
+    hits = similar_to([term_set(d.content) for d in drafts], sets, DUPLICATE_JACCARD)
+    position = {e.id: i for i, e in enumerate(active)}
     staying = {i for i, e in enumerate(active) if not is_draft(e)}
     promote: list[Entry] = []
     duplicates: list[tuple[Entry, Entry, float]] = []
-    for draft in by_preference(e for e in active if is_draft(e)):
-        i = index[draft.id]
-        hits = sorted((s, active[j].key, j) for j, s in neighbours.get(i, []) if j in staying)
-        if hits:
-            score, _, j = hits[-1]
-            duplicates.append((draft, active[j], score))
+    for draft, near in zip(drafts, hits, strict=True):
+        match = [(j, score) for j, score in near if j in staying]
+        if match:
+            duplicates.append((draft, active[match[0][0]], match[0][1]))
             continue
         promote.append(draft)
-        staying.add(i)
+        staying.add(position[draft.id])
     return PromotePlan(tuple(promote), tuple(duplicates))
