@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from toon_memory import session as M
 from toon_memory.errors import InputError
 from toon_memory.store import sessions as S
 
@@ -49,15 +50,15 @@ def test_a_second_beat_keeps_start_and_adds_files(folder: Path) -> None:
 
 
 def test_files_and_notes_are_bounded_newest_kept(folder: Path) -> None:
-    files = [f"src/f{i}.py" for i in range(S.MAX_FILES + 20)]
-    notes = [(f"src/f{i}.py", f"note {i} " + "x" * 1000) for i in range(S.MAX_NOTES + 5)]
+    files = [f"src/f{i}.py" for i in range(M.MAX_FILES + 20)]
+    notes = [(f"src/f{i}.py", f"note {i} " + "x" * 1000) for i in range(M.MAX_NOTES + 5)]
     session = S.beat(folder, "big", files=files, notes=notes, now=NOW)
-    assert len(session.files) == S.MAX_FILES
+    assert len(session.files) == M.MAX_FILES
     assert session.files[-1] == files[-1]
     assert session.files[0] == files[20]
-    assert len(session.notes) == S.MAX_NOTES
-    assert session.notes[-1].text.startswith(f"note {S.MAX_NOTES + 4} ")
-    assert all(len(n.text) <= S.MAX_NOTE_CHARS for n in session.notes)
+    assert len(session.notes) == M.MAX_NOTES
+    assert session.notes[-1].text.startswith(f"note {M.MAX_NOTES + 4} ")
+    assert all(len(n.text) <= M.MAX_NOTE_CHARS for n in session.notes)
     assert S.read_sessions(folder)[0] == session
 
 
@@ -109,7 +110,7 @@ def test_bad_session_ids_are_refused_naming_the_field(folder: Path, bad: str) ->
 @given(st.text(max_size=40))
 def test_any_accepted_id_stays_inside_the_sessions_folder(value: str) -> None:
     try:
-        sid = S.check_session_id(value)
+        sid = M.check_session_id(value)
     except InputError:
         return
     path = S.session_path(Path("/m"), sid)
@@ -119,10 +120,10 @@ def test_any_accepted_id_stays_inside_the_sessions_folder(value: str) -> None:
 
 
 def test_new_session_ids_are_valid_and_distinct() -> None:
-    ids = {S.new_session_id("Claude Code/2"), S.new_session_id("Claude Code/2"), S.new_session_id()}
+    ids = {M.new_session_id("Claude Code/2"), M.new_session_id("Claude Code/2"), M.new_session_id()}
     assert len(ids) == 3
     for sid in ids:
-        assert S.check_session_id(sid) == sid
+        assert M.check_session_id(sid) == sid
     assert any(sid.startswith("Claude-Code-2-") for sid in ids)
 
 
@@ -146,46 +147,46 @@ def test_end_session_releases_files_and_leaves_the_active_list(folder: Path) -> 
 
 
 def test_soft_conflicts_are_files_of_two_sessions() -> None:
-    a = S.Session("a", files=("src/types.ts", "src/auth.ts"))
-    b = S.Session("b", files=("src/types.ts", "src/db.ts", "src/auth.ts"))
-    c = S.Session("c", files=("src/db.ts",))
-    gone = S.Session("gone", files=("src/auth.py",), ended=True)
-    lone = S.Session("lone", files=("src/auth.py",))
-    assert S.soft_conflicts([a, b, c, gone, lone]) == {
+    a = M.Session("a", files=("src/types.ts", "src/auth.ts"))
+    b = M.Session("b", files=("src/types.ts", "src/db.ts", "src/auth.ts"))
+    c = M.Session("c", files=("src/db.ts",))
+    gone = M.Session("gone", files=("src/auth.py",), ended=True)
+    lone = M.Session("lone", files=("src/auth.py",))
+    assert M.soft_conflicts([a, b, c, gone, lone]) == {
         "src/auth.ts": ["a", "b"],
         "src/db.ts": ["b", "c"],
         "src/types.ts": ["a", "b"],
     }
-    assert S.soft_conflicts([a]) == {}
+    assert M.soft_conflicts([a]) == {}
 
 
 def test_stale_sessions_are_the_unended_past_the_window() -> None:
-    stamp = S.format_stamp
-    fresh = S.Session("f", last_seen=stamp(NOW))
-    old = S.Session("o", last_seen=stamp(NOW - timedelta(hours=1)))
-    old_ended = S.Session("e", last_seen=stamp(NOW - timedelta(hours=1)), ended=True)
-    unreadable = S.Session("u", last_seen="yesterday")
-    assert [s.id for s in S.stale_sessions([fresh, old, old_ended, unreadable], 10, NOW)] == [
+    stamp = M.format_stamp
+    fresh = M.Session("f", last_seen=stamp(NOW))
+    old = M.Session("o", last_seen=stamp(NOW - timedelta(hours=1)))
+    old_ended = M.Session("e", last_seen=stamp(NOW - timedelta(hours=1)), ended=True)
+    unreadable = M.Session("u", last_seen="yesterday")
+    assert [s.id for s in M.stale_sessions([fresh, old, old_ended, unreadable], 10, NOW)] == [
         "o",
         "u",
     ]
 
 
 def test_stamps_round_trip_and_naive_times_are_utc() -> None:
-    assert S.parse_stamp("2026-07-15T12:00:00Z") == NOW
-    assert S.parse_stamp("2026-07-15T14:00:00+02:00") == NOW
-    assert S.parse_stamp("nonsense") is None
-    assert S.format_stamp(NOW.replace(tzinfo=None)) == "2026-07-15T12:00:00Z"
-    assert S.clock_now().date().isoformat() == "2026-07-15"  # TOON_MEMORY_TODAY
+    assert M.parse_stamp("2026-07-15T12:00:00Z") == NOW
+    assert M.parse_stamp("2026-07-15T14:00:00+02:00") == NOW
+    assert M.parse_stamp("nonsense") is None
+    assert M.format_stamp(NOW.replace(tzinfo=None)) == "2026-07-15T12:00:00Z"
+    assert M.clock_now().date().isoformat() == "2026-07-15"  # TOON_MEMORY_TODAY
 
 
 @pytest.mark.parametrize("value", ["0", "1441", "ten", None, "2.5"])
 def test_bad_windows_are_refused(value: object) -> None:
     with pytest.raises(InputError) as caught:
-        S.check_window(value, "sessionWindowMinutes")
+        M.check_window(value, "sessionWindowMinutes")
     assert caught.value.field == "sessionWindowMinutes"
 
 
 def test_good_windows() -> None:
-    assert S.check_window("10") == 10
-    assert S.check_window(1440) == 1440
+    assert M.check_window("10") == 10
+    assert M.check_window(1440) == 1440

@@ -8,6 +8,7 @@ import textwrap
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from toon_memory import session as M
 from toon_memory.store import sessions as S
 
 NOW = datetime(2026, 7, 15, 12, 0, 0, tzinfo=timezone.utc)
@@ -43,7 +44,7 @@ def test_parallel_sessions_each_write_their_own_file(tmp_path: Path) -> None:
         assert len(session.files) == 16
         assert session.files[-1] == "src/shared.py"
         assert [note.text for note in session.notes] == [f"{n} {i}" for i in range(15)]
-    conflicts = S.soft_conflicts(found.values())
+    conflicts = M.soft_conflicts(found.values())
     assert conflicts == {"src/shared.py": sorted(found)}
     assert not list((folder / "sessions").glob("*.tmp"))
 
