@@ -190,3 +190,26 @@ def test_bad_windows_are_refused(value: object) -> None:
 def test_good_windows() -> None:
     assert M.check_window("10") == 10
     assert M.check_window(1440) == 1440
+
+
+ids = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,20}", fullmatch=True)
+texts = st.text(max_size=30)
+notes = st.builds(M.Note, file=texts, text=st.text(min_size=1, max_size=30), at=texts)
+sessions = st.builds(
+    M.Session,
+    id=ids,
+    agent=texts,
+    branch=texts,
+    files=st.lists(st.text(min_size=1, max_size=20), max_size=M.MAX_FILES).map(tuple),
+    pid=st.integers(0, 2**31),
+    host=texts,
+    started=texts,
+    last_seen=texts,
+    ended=st.booleans(),
+    notes=st.lists(notes, max_size=M.MAX_NOTES).map(tuple),
+)
+
+
+@given(sessions)
+def test_a_session_survives_its_json_form(session: M.Session) -> None:
+    assert M.session_from_dict(json.loads(json.dumps(session.to_dict()))) == session

@@ -12,6 +12,10 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import subprocess
 
 #: Tools tried in order, with the arguments that make each read a prompt from stdin.
 CANDIDATES: tuple[tuple[str, tuple[str, ...]], ...] = (("claude", ("-p",)), ("llm", ()))
@@ -28,10 +32,7 @@ def find_llm_cli(path: str | None = None) -> list[str] | None:
     return None
 
 
-def _kill_group(proc: object) -> None:
-    import subprocess
-
-    assert isinstance(proc, subprocess.Popen)
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     try:
         if sys.platform == "win32":  # pragma: no cover - not tested here
             proc.kill()

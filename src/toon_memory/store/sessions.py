@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -36,6 +37,7 @@ from toon_memory.store.atomic import write_atomic
 
 SESSIONS_DIR = "sessions"
 LOCK_TIMEOUT = 5.0
+UNCHECKED_AFTER = timedelta(days=1)
 
 
 def host_name() -> str:
@@ -155,9 +157,15 @@ def end_session(folder: Path, session_id: str, *, now: datetime | None = None) -
 
 
 def pid_alive(pid: int) -> bool:
-    """True when a process with this id exists (also when it belongs to another user)."""
+    """True when a process with this id exists (also when it belongs to another user).
+
+    On Windows ``os.kill`` would terminate the process, so there any positive
+    pid counts as alive and ``is_dead`` falls back to the heartbeat's age.
+    """
     if pid <= 0:
         return False
+    if sys.platform == "win32":  # pragma: no cover - not tested here
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -170,13 +178,14 @@ def pid_alive(pid: int) -> bool:
 
 
 def is_dead(session: Session, window_minutes: int, now: datetime) -> bool:
-    """Past the window and its process is gone (a process on another host counts as gone
-    only once the heartbeat is a day old: its PID cannot be checked from here)."""
+    """Past the window and its process is gone. Where the PID cannot be checked (a
+    session of another host, or Windows) it counts as gone once the heartbeat is
+    ``UNCHECKED_AFTER`` old."""
     if not is_stale(session, window_minutes, now):
         return False
-    if session.host and session.host != host_name():
+    if sys.platform == "win32" or (session.host and session.host != host_name()):
         age = session.age(now)
-        return age is None or age > timedelta(days=1)
+        return age is None or age > UNCHECKED_AFTER
     return not pid_alive(session.pid)
 
 
