@@ -16,10 +16,11 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "toon_memory"
 
 #: Top-level parts of the package and their layer: a part may import only
 #: from parts of a lower layer, or from its own part.
-LAYERS: dict[str, int] = {
+LAYERS: dict[str, float] = {
     "errors": 0, "model": 1, "clock": 1,
     "store": 2, "config": 2, "project": 2, "search": 2,
-    "tagging": 3, "remember": 3, "archiving": 3, "stats": 3, "changes": 3, "scoring": 4,
+    "tagging": 3, "remember": 3, "archiving": 3, "stats": 3, "changes": 3,
+    "scoring": 4, "curation": 4.5, "session": 1.5,
     "recalling": 5, "editing": 5, "maintenance": 5, "transfer": 5,
     "memory": 6,
     "render": 7, "slm": 7, "demo": 8,
