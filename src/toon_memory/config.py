@@ -29,6 +29,12 @@ class Config:
     archive_after_days: int = 0
     archive_cap: int = 0
     vocab: dict[str, list[str]] = field(default_factory=dict)
+    #: Sessions seen within this many minutes are active (``sessionWindowMinutes``).
+    session_window_minutes: int = 10
+    #: Hooks append agent activity to captured.jsonl (``capture``, off by default).
+    capture: bool = False
+    #: Most tokens a hook injects into the agent's context (``hookBudgetTokens``).
+    hook_budget_tokens: int = 1500
 
 
 def load_config(path: Path) -> Config:
@@ -44,6 +50,12 @@ def load_config(path: Path) -> Config:
         archive_after_days=_whole(auto.get("afterDays"), path, "autoArchive.afterDays"),
         archive_cap=_whole(auto.get("cap"), path, "autoArchive.cap"),
         vocab={str(k): [str(w) for w in v] for k, v in vocab.items() if isinstance(v, list)},
+        session_window_minutes=_whole(
+            data.get("sessionWindowMinutes"), path, "sessionWindowMinutes"
+        )
+        or 10,
+        capture=data.get("capture") is True,
+        hook_budget_tokens=_whole(data.get("hookBudgetTokens"), path, "hookBudgetTokens") or 1500,
     )
 
 

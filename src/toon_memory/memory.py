@@ -32,6 +32,9 @@ from toon_memory.transfer import ImportReport, Transfer
 
 if TYPE_CHECKING:
     from toon_memory.archiving import ArchiveResult
+    from toon_memory.context import Context
+    from toon_memory.coordination import Sessions
+    from toon_memory.curating import Curation
     from toon_memory.remember import RememberResult
     from toon_memory.search import Engine, RecallResult
 
@@ -71,6 +74,37 @@ class Memory:
         self._editor = Editor(self.store, self.root, self._recaller)
         self._upkeep = Maintenance(self.store, self.root, project=not global_store)
         self._transfer = Transfer(self.store)
+        self._sessions: Sessions | None = None
+        self._curation: Curation | None = None
+        self._context: Context | None = None
+
+    # -- parts (built on first use) ----------------------------------------
+    @property
+    def sessions(self) -> Sessions:
+        """Parallel agent sessions: heartbeats, soft conflicts, observations, activity."""
+        if self._sessions is None:
+            from toon_memory.coordination import Sessions
+
+            self._sessions = Sessions(self.store, self.root, self._editor)
+        return self._sessions
+
+    @property
+    def curation(self) -> Curation:
+        """Consolidate, reflect, promote, compress."""
+        if self._curation is None:
+            from toon_memory.curating import Curation
+
+            self._curation = Curation(self.store, self.root, self._editor, self._recaller)
+        return self._curation
+
+    @property
+    def context(self) -> Context:
+        """Briefs: brief, generate, diff, focus, health, export."""
+        if self._context is None:
+            from toon_memory.context import Context
+
+            self._context = Context(self.store, self.root, self._recaller, self.sessions)
+        return self._context
 
     # -- state -----------------------------------------------------------
     @property

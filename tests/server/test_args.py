@@ -6,7 +6,7 @@ import pytest
 
 from toon_memory.errors import InputError
 from toon_memory.server.args import normalise
-from toon_memory.server.specs import BY_NAME
+from toon_memory.server.tools import BY_NAME
 
 RECALL = BY_NAME["memory_recall"]
 

@@ -4,6 +4,7 @@ tool's published parameters are parameters of the ``Memory`` method it calls."""
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 from typing import Any
 
 import click
@@ -12,8 +13,9 @@ import pytest
 from toon_memory import model
 from toon_memory.cli.main import cli
 from toon_memory.memory import Memory
-from toon_memory.server.handlers import RENDERERS
-from toon_memory.server.specs import BY_NAME, TOOLS, ToolSpec
+from toon_memory.server.handlers import bound_method, renderer
+from toon_memory.server.specs import ToolSpec
+from toon_memory.server.tools import BY_NAME, TOOLS
 from toon_memory.store import session_state
 
 #: (tool, parameter) -> the core constant its enum must equal.
@@ -59,14 +61,19 @@ def test_cli_choices_are_core_constants() -> None:
         assert tuple(param.type.choices) == values, (name, option)
 
 
-def _method_params(spec: ToolSpec) -> dict[str, inspect.Parameter]:
-    method = getattr(Memory, spec.method)
+def _method_params(spec: ToolSpec, memory: Memory) -> dict[str, inspect.Parameter]:
+    method = bound_method(memory, spec)
     return {n: p for n, p in inspect.signature(method).parameters.items() if n != "self"}
 
 
+@pytest.fixture
+def memory(project: Path) -> Memory:
+    return Memory(project)
+
+
 @pytest.mark.parametrize("spec", TOOLS, ids=lambda s: s.name)
-def test_every_parameter_is_accepted_by_the_memory_method(spec: ToolSpec) -> None:
-    accepted = _method_params(spec)
+def test_every_parameter_is_accepted_by_the_memory_method(spec: ToolSpec, memory: Memory) -> None:
+    accepted = _method_params(spec, memory)
     call = spec.call_arguments({p.name: None for p in spec.params})
     unknown = set(call) - set(accepted)
     assert not unknown, f"{spec.name} -> Memory.{spec.method} does not take {sorted(unknown)}"
@@ -77,19 +84,22 @@ def test_every_parameter_is_accepted_by_the_memory_method(spec: ToolSpec) -> Non
     )
 
 
-def test_every_tool_has_a_renderer_and_a_method() -> None:
-    assert set(RENDERERS) == set(BY_NAME)
+def test_every_tool_has_a_renderer_and_a_method(memory: Memory) -> None:
+    assert len(BY_NAME) == len(TOOLS)
     for spec in TOOLS:
-        assert callable(getattr(Memory, spec.method, None)), spec.method
+        assert callable(bound_method(memory, spec)), spec.method
+        assert callable(renderer(spec)), spec.render
 
 
-def test_the_name_check_catches_a_misspelt_parameter() -> None:
+def test_the_name_check_catches_a_misspelt_parameter(memory: Memory) -> None:
     """A spec naming a parameter the method lacks is reported (the check can fail)."""
     from toon_memory.server.specs import Param
 
-    bad = ToolSpec("memory_bad", "x", (Param("keyy"),), method="pin")
+    bad = ToolSpec("memory_bad", "x", (Param("keyy"),), method="pin", render="results.pinned")
     call = bad.call_arguments({"keyy": 1})
-    assert set(call) - set(_method_params(bad)) == {"keyy"}
+    assert set(call) - set(_method_params(bad, memory)) == {"keyy"}
+    with pytest.raises(ValueError):
+        ToolSpec("memory_bad", "x", method="pin")
 
 
 def test_error_fields_map_back_to_published_names() -> None:

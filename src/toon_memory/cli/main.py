@@ -18,9 +18,12 @@ import click
 
 from toon_memory.cli import (
     commands,
+    context_commands,
+    curation_commands,
     install_commands,
     mcp_command,
     recall_commands,
+    session_commands,
     state_commands,
 )
 from toon_memory.cli.context import Context
@@ -53,6 +56,9 @@ for _command in (
     *recall_commands.COMMANDS,
     *state_commands.COMMANDS,
     *install_commands.COMMANDS,
+    *context_commands.COMMANDS,
+    *session_commands.COMMANDS,
+    *curation_commands.COMMANDS,
     mcp_command.mcp,
 ):
     cli.add_command(_command)

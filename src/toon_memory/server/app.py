@@ -27,7 +27,8 @@ from mcp_types import Tool as MCPTool
 
 from toon_memory.errors import InputError, ToonMemoryError
 from toon_memory.server import views
-from toon_memory.server.specs import BY_NAME, TOOLS, ToolSpec
+from toon_memory.server.specs import ToolSpec
+from toon_memory.server.tools import BY_NAME, TOOLS
 
 if TYPE_CHECKING:
     from toon_memory.memory import Memory

@@ -35,7 +35,10 @@ T = TypeVar("T")
 EAGER_COMPACT_BYTES = 64 * 1024
 MIN_JOURNAL_BYTES = 256 * 1024
 CACHE_REFRESH_BYTES = 64 * 1024
-GITIGNORE = ".lock\njournal.jsonl\naccess.log\n*.tmp\n"
+GITIGNORE = (
+    ".lock\njournal.jsonl\naccess.log\n*.tmp\nsessions/\ncaptured.jsonl\ncaptured.1.jsonl\n"
+    "captured.jsonl.lock\n"
+)
 
 
 def _ino(path: Path) -> tuple[int | None, int]:
@@ -194,8 +197,17 @@ class Store:
         folder = self.paths.folder
         if not folder.is_dir():
             folder.mkdir(parents=True, exist_ok=True)
-        if not self.paths.gitignore.exists():
+        try:
+            have = self.paths.gitignore.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            have = None
+        if have is None:
             write_atomic(self.paths.gitignore, GITIGNORE.encode())
+            return
+        missing = [line for line in GITIGNORE.splitlines() if line not in have.splitlines()]
+        if missing:  # a memory made by an older version: add the new local-only files
+            text = have + ("" if have.endswith("\n") or not have else "\n")
+            write_atomic(self.paths.gitignore, (text + "\n".join(missing) + "\n").encode())
 
     def record_access(self, ids: Iterable[str]) -> None:
         """Log that entries were recalled (no lock, no fsync: statistics only)."""

@@ -1,0 +1,11 @@
+"""The context commands (context briefs, sessions and curation issue).
+
+Invariant: each is one ``Memory`` call plus one shared renderer, listed in
+``COMMANDS`` and added to the group by ``cli.main``.
+"""
+
+from __future__ import annotations
+
+import click
+
+COMMANDS: tuple[click.Command, ...] = ()

@@ -1,0 +1,18 @@
+"""Every published MCP tool, in ``tools/list`` order, by area.
+
+Invariant: pure data assembled from the area modules (``core``, ``sessions``,
+``curation``, ``context``); names are unique and each spec names a ``Memory``
+method (dotted for a part, e.g. ``context.brief``) and a renderer of
+``toon_memory.render``.
+"""
+
+from __future__ import annotations
+
+from toon_memory.server.specs import ToolSpec
+from toon_memory.server.tools.context import CONTEXT
+from toon_memory.server.tools.core import CORE
+from toon_memory.server.tools.curation import CURATION
+from toon_memory.server.tools.sessions import SESSIONS
+
+TOOLS: tuple[ToolSpec, ...] = (*CORE, *CONTEXT, *SESSIONS, *CURATION)
+BY_NAME: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
