@@ -6,6 +6,12 @@ specificity 0.15; human +0.1, inferred -0.05). Evidence is ``verified`` when
 the referenced file exists, ``unverified`` when not, ``conflict`` when the
 content overlaps a warning or a critical/high decision. No I/O except the
 ``file_exists`` callback the caller passes.
+
+Nothing here is a second copy of a ranking concept: recency is
+``search.decay.recency``, the file is ``search.paths.normalise_path``'d
+(``src/a.py:10-20`` is checked as ``src/a.py``), and the terms compared for a
+conflict are the search index's (``search.tokenize``: same words, stems and
+stopwords as recall).
 """
 
 from __future__ import annotations
@@ -15,35 +21,14 @@ from collections.abc import Callable, Iterable
 from datetime import date
 
 from toon_memory.model import Entry
-from toon_memory.tagging import words_of
+from toon_memory.search import decay
+from toon_memory.search.paths import normalise_path
+from toon_memory.search.tokenize import document_terms
 
 CONFLICT_OVERLAP = 0.35
+#: Quality's recency: 1.0 for an entry dated today, 0.5 at 45 days (``search.decay``).
+RECENCY_HALF_LIFE_DAYS = 45.0
 _SPECIFIC = re.compile(r"[\w-]+\.\w{1,5}\b|\w+\(\)|[a-z]+[A-Z]\w+|\w+_\w+|`[^`]+`|\d+")
-_STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "with",
-        "is",
-        "are",
-        "be",
-        "use",
-        "not",
-        "no",
-        "do",
-        "this",
-        "that",
-        "it",
-    ]
-)
 
 
 def quality_score(entry: Entry, today: date) -> float:
@@ -51,7 +36,7 @@ def quality_score(entry: Entry, today: date) -> float:
     tags = min(len(entry.tags) / 3, 1.0)
     links = min(len(entry.links) / 2, 1.0)
     detail = min(len(entry.content) / 200, 1.0)
-    recency = _recency(entry.date, today)
+    recency = decay.recency(entry.date, today, RECENCY_HALF_LIFE_DAYS)
     specific = (0.5 if entry.file else 0.0) + min(len(_SPECIFIC.findall(entry.content)) / 4, 0.5)
     score = 0.3 * tags + 0.2 * links + 0.2 * detail + 0.15 * recency + 0.15 * specific
     if entry.origin == "human":
@@ -61,21 +46,14 @@ def quality_score(entry: Entry, today: date) -> float:
     return round(max(0.0, min(1.0, score)), 2)
 
 
-def _recency(day: str, today: date) -> float:
-    try:
-        age = (today - date.fromisoformat(day[:10])).days
-    except ValueError:
-        return 0.0
-    return max(0.0, 1.0 - max(age, 0) / 90)
-
-
 def default_confidence(origin: str) -> float:
     """Asserted memories 1.0; inferred ones 0.7 (the seeds' 0.65–0.75 band)."""
     return 0.7 if origin == "inferred" else 1.0
 
 
 def content_terms(text: str) -> set[str]:
-    return {word for word in words_of(text) if len(word) > 2 and word not in _STOP}
+    """The search index's terms of ``text`` (stemmed, stopwords of its language dropped)."""
+    return set(document_terms(text))
 
 
 def overlap(a: set[str], b: set[str]) -> float:
@@ -103,5 +81,5 @@ def find_conflicts(entry: Entry, others: Iterable[Entry]) -> list[Entry]:
 def evidence_level(entry: Entry, conflicts: list[Entry], file_exists: Callable[[str], bool]) -> str:
     if conflicts:
         return "conflict"
-    path = re.sub(r":\d+(-\d+)?$", "", entry.file.strip())
+    path = normalise_path(entry.file)
     return "verified" if path and file_exists(path) else "unverified"

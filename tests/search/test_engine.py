@@ -13,8 +13,9 @@ from tests.search.builders import entry, recall
 
 from toon_memory.errors import InputError, NotFoundError
 from toon_memory.model import Entry
-from toon_memory.render.recall import estimate_tokens, render_recall
+from toon_memory.render.recall import render_recall
 from toon_memory.search import Engine, RecallOptions
+from toon_memory.search.budget import estimate_tokens
 from toon_memory.search.rank import rrf, rrf_k, shared_ranks
 
 WORDS = [
@@ -78,6 +79,34 @@ def test_default_limits() -> None:
     assert RecallOptions(mode="graph").validated().limit == 6
     assert RecallOptions(mode="index").validated().limit == 50
     assert RecallOptions(limit=4).validated().limit == 4
+
+
+def test_default_hops_live_in_the_options() -> None:
+    assert RecallOptions().validated().hops == 1
+    assert RecallOptions(mode="graph").validated().hops == 2
+    assert RecallOptions(mode="GRAPH").validated().hops == 2
+    assert RecallOptions(mode="graph", hops=1).validated().hops == 1
+    assert RecallOptions(mode="index").validated().hops == 1
+
+
+def _chain() -> Engine:
+    """seed -> middle -> far: only the seed holds the query word."""
+    return Engine.build([
+        entry("seed", "Kafka consumer lag alert", links=["middle"]),
+        entry("middle", "Partition rebalancing notes", links=["far"]),
+        entry("far", "Broker disk sizing"),
+    ])  # fmt: skip
+
+
+def test_engine_used_directly_spreads_two_hops_in_graph_mode() -> None:
+    engine = _chain()
+    graph = recall(engine, "kafka", mode="graph")
+    assert {h.entry.key: h.hop for h in graph.hits} == {"seed": 0, "middle": 1, "far": 2}
+    assert graph.options.hops == 2
+    assert engine.smart_recall("kafka", today=date(2026, 7, 15)).options.hops == 2
+    one = recall(engine, "kafka", mode="graph", hops=1)
+    assert {h.entry.key: h.hop for h in one.hits} == {"seed": 0, "middle": 1}
+    assert recall(engine, "kafka").keys == ["seed"]
 
 
 def test_incremental_updates_equal_a_fresh_build() -> None:

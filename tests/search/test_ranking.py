@@ -112,7 +112,8 @@ def test_ids_fetch_keeps_order_and_reports_missing() -> None:
 
 
 def test_budget_tokens_cuts_the_tail() -> None:
-    from toon_memory.render.recall import estimate_tokens, render_recall
+    from toon_memory.render.recall import render_recall
+    from toon_memory.search.budget import estimate_tokens
 
     engine = Engine.build(
         [entry(f"redis-note-{i}", "Redis " + "detail " * 30 + str(i)) for i in range(10)]

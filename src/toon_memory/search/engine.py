@@ -16,6 +16,7 @@ from typing import Any
 
 from toon_memory.errors import NotFoundError
 from toon_memory.model import Entry, EntryMap
+from toon_memory.search.budget import fit_budget
 from toon_memory.search.corpus import Corpus
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.pipeline import hit_edges, rank_entries
@@ -88,11 +89,7 @@ class Engine:
         """Rank entries for ``opts`` (validated here; bad values raise ``InputError``)."""
         o = opts.validated()
         result = self._fetch(o) if o.ids else rank_entries(self._corpus, o, today, session_files)
-        if o.budget_tokens > 0:
-            from toon_memory.render.recall import fit_budget
-
-            result = fit_budget(result)
-        return result
+        return fit_budget(result) if o.budget_tokens > 0 else result
 
     def search(
         self,
@@ -126,14 +123,14 @@ class Engine:
         intent: str,
         *,
         today: date,
-        hops: int = 2,
+        hops: int | None = None,
         explain: bool = False,
         budget_tokens: int = 0,
         session_bias: bool = True,
         session_files: Collection[str] = frozenset(),
         limit: int | None = None,
     ) -> RecallResult:
-        """Graph recall that also weighs freshness and decay (recency + use)."""
+        """Graph recall that also weighs freshness and decay (recency + use); 2 hops by default."""
         opts = RecallOptions(
             query=intent, mode="graph", hops=hops, explain=explain, budget_tokens=budget_tokens,
             session_bias=session_bias, smart=True, limit=limit,

@@ -2,8 +2,11 @@
 
 Invariant: ``RecallOptions.validated()`` either raises ``InputError`` naming
 the bad field or returns options whose every field is in range (mode,
-hops 1|2, budget, a positive ``limit`` resolved from the defaults, ISO dates,
-``ids`` as a tuple), so the ranking code never re-checks them.
+``hops`` 1|2 resolved from the defaults, budget, a positive ``limit`` resolved
+from the defaults, ISO dates, ``ids`` as a tuple), so the ranking code never
+re-checks them. Every default lives here, whoever calls the engine.
+
+Default ``hops`` when None: ``graph`` 2, otherwise 1 (only graph mode spreads).
 
 Default ``limit`` when 0/None: ``index`` 50; ``graph`` tiny 3 / normal 6 /
 deep 12; otherwise (``flat``, search, suggest) tiny 3 / normal 10 / deep 20.
@@ -25,6 +28,7 @@ _FLAT_LIMIT = {"tiny": 3, "normal": 10, "deep": 20}
 _GRAPH_LIMIT = {"tiny": 3, "normal": 6, "deep": 12}
 INDEX_LIMIT = 50
 MAX_LIMIT = 10_000
+GRAPH_HOPS = 2
 
 
 def split_ids(value: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
@@ -46,7 +50,7 @@ class RecallOptions:
 
     query: str = ""
     mode: str = "flat"
-    hops: int = 1
+    hops: int | None = None
     limit: int | None = None
     ids: tuple[str, ...] | str | None = None
     budget: str = "normal"
@@ -71,8 +75,7 @@ class RecallOptions:
         budget = str(self.budget or "normal").strip().lower()
         if budget not in BUDGETS:
             raise InputError("budget", f"expected one of {', '.join(BUDGETS)}, got {self.budget!r}")
-        if isinstance(self.hops, bool) or self.hops not in (1, 2):
-            raise InputError("hops", f"expected 1 or 2, got {self.hops!r}")
+        hops = self._checked_hops(mode)
         limit = self._checked_limit(mode, budget)
         tokens = self.budget_tokens
         if isinstance(tokens, bool) or not isinstance(tokens, int):
@@ -88,6 +91,7 @@ class RecallOptions:
             self,
             query=str(self.query or "").strip(),
             mode=mode,
+            hops=hops,
             budget=budget,
             limit=limit,
             ids=split_ids(self.ids),
@@ -98,6 +102,13 @@ class RecallOptions:
             category=str(self.category or "").strip().lower(),
             tags=tuple(t.strip().lower() for t in tags if t.strip()),
         )
+
+    def _checked_hops(self, mode: str) -> int:
+        if self.hops is None:
+            return GRAPH_HOPS if mode == "graph" else 1
+        if isinstance(self.hops, bool) or self.hops not in (1, 2):
+            raise InputError("hops", f"expected 1 or 2, got {self.hops!r}")
+        return self.hops
 
     def _checked_limit(self, mode: str, budget: str) -> int:
         limit = self.limit

@@ -17,6 +17,7 @@ from datetime import date
 from toon_memory.search import rank, signals
 from toon_memory.search.corpus import Corpus, entry_links
 from toon_memory.search.options import RecallOptions
+from toon_memory.search.paths import normalise_path
 from toon_memory.search.result import Edge, Hit, RecallResult
 from toon_memory.search.tokenize import query_groups
 from toon_memory.search.tokenize import script_family as family_of
@@ -42,7 +43,7 @@ class Context:
 
     opts: RecallOptions
     today: date
-    session_files: Collection[str]
+    session_files: frozenset[str]  # normalised (``paths.normalise_path``)
     query_family: str
 
 
@@ -68,7 +69,8 @@ def rank_entries(
         relevance = {n: relevance[n] for n in rank.top(relevance, POOL)}
         hop, via, total = dict.fromkeys(relevance, -1), {}, len(relevance)
     families = family_of(o.query) if o.query else ""
-    ctx = Context(o, today, session_files if o.session_bias else (), families)
+    session = frozenset(map(normalise_path, session_files)) if o.session_bias else frozenset()
+    ctx = Context(o, today, session, families)
     scores = _fuse(corpus, relevance, hop, ctx, total)
     for node in sorted(corpus.pinned):
         if node not in scores and allowed(node):
@@ -96,7 +98,7 @@ def _matched(
     via: dict[str, str] = {}
     if o.mode == "graph" and relevance:
         seeds = rank.top_seeds(relevance)
-        hop, via = rank.reach(corpus.graph, seeds, o.hops, allowed)
+        hop, via = rank.reach(corpus.graph, seeds, o.hops or 1, allowed)
         slots = {node: index.slot(node) for node in hop}
         by_id = [{n: p[s] for n, s in slots.items() if s is not None and s in p} for p in parts]
         relevance.update(rank.spread(corpus.graph, by_id, seeds, hop, allowed))

@@ -2,8 +2,10 @@
 
 Invariant: every function here is pure and total over valid entries: it
 reads an entry (plus ``today`` and the options), never mutates it, and a
-malformed date never raises (it counts as "unknown"). The weights are the
-seeds' (tool reference, "how recall ranks"):
+malformed date never raises (it counts as "unknown"). Every age goes
+through ``search.decay.recency`` and every path comparison through
+``search.paths`` (normalised paths: ``src/a.py:10-20`` is ``src/a.py``).
+The weights are the seeds' (tool reference, "how recall ranks"):
 
     explicit importance  critical +0.3, high +0.15, medium 0, low -0.1
     warning category     +0.2
@@ -17,11 +19,12 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 from datetime import date
-from fnmatch import fnmatchcase
 
 from toon_memory.clock import is_expired
 from toon_memory.model import Entry
+from toon_memory.search.decay import day_of, recency
 from toon_memory.search.options import RecallOptions
+from toon_memory.search.paths import normalise_path, path_matches
 
 IMPORTANCE_BONUS = {"critical": 0.3, "high": 0.15, "medium": 0.0, "low": -0.1}
 EVIDENCE_BONUS = {"conflict": 0.15, "verified": 0.03, "unverified": -0.02}
@@ -29,18 +32,13 @@ WARNING_BONUS = 0.2
 FAMILY_BONUS = 0.1
 PATH_BONUS = 0.05
 SESSION_FACTOR = 1.15
-
-
-def _day(value: str) -> date | None:
-    try:
-        return date.fromisoformat(value[:10]) if value else None
-    except ValueError:
-        return None
+USE_HALF_LIFE_DAYS = 30.0
+FRESHNESS_HALF_LIFE_DAYS = 90.0
 
 
 def created_day(entry: Entry) -> date | None:
     """When the entry came to be: ``created`` if set, else ``date``."""
-    return _day(entry.created) or _day(entry.date)
+    return day_of(entry.created) or day_of(entry.date)
 
 
 def eligible(entry: Entry, opts: RecallOptions, today: date) -> bool:
@@ -77,26 +75,9 @@ def _status_ok(entry: Entry, as_of: date | None) -> bool:
     if entry.status == "active":
         return True
     if entry.status == "superseded":
-        gone = _day(entry.superseded_on)
+        gone = day_of(entry.superseded_on)
         return gone is not None and gone > as_of
     return False
-
-
-def _strip_line(path: str) -> str:
-    head, sep, tail = path.rpartition(":")
-    return head if sep and tail.isdigit() else path
-
-
-def path_matches(path: str, pattern: str) -> bool:
-    """Does ``path`` fall under ``pattern`` (a glob, a directory prefix or a file)?"""
-    path = _strip_line(path.strip()).lstrip("./")
-    pattern = pattern.strip().lstrip("./")
-    if not path or not pattern:
-        return False
-    if any(c in pattern for c in "*?["):
-        return fnmatchcase(path, pattern) or fnmatchcase(path, pattern.rstrip("/") + "/*")
-    base = pattern.rstrip("/")
-    return path == base or path.startswith(base + "/")
 
 
 def in_scope(entry: Entry, scope: str) -> bool:
@@ -110,18 +91,15 @@ def in_scope(entry: Entry, scope: str) -> bool:
 
 def auto_importance(entry: Entry, today: date) -> float:
     """0..1 from recency (last use or date, half-life 30 days) and use count."""
-    last = _day(entry.last_accessed) or _day(entry.date) or created_day(entry)
-    age = max((today - last).days, 0) if last else 365
-    recency = math.pow(0.5, age / 30.0)
+    last = day_of(entry.last_accessed) or day_of(entry.date) or created_day(entry)
     frequency = min(1.0, math.log1p(max(entry.accessed, 0)) / math.log(51.0))
-    return 0.5 * recency + 0.5 * frequency
+    return 0.5 * recency(last, today, USE_HALF_LIFE_DAYS) + 0.5 * frequency
 
 
 def freshness(entry: Entry, today: date) -> float:
     """0.8..1.0: newer entries (by date) weigh a little more (half-life 90 days)."""
-    day = _day(entry.date) or created_day(entry)
-    age = max((today - day).days, 0) if day else 365
-    return 0.8 + 0.2 * math.pow(0.5, age / 90.0)
+    day = day_of(entry.date) or created_day(entry)
+    return 0.8 + 0.2 * recency(day, today, FRESHNESS_HALF_LIFE_DAYS)
 
 
 def static_bonus(entry: Entry) -> float:
@@ -140,8 +118,12 @@ def context_bonus(entry: Entry, family: str, query_family: str, scope: str) -> f
 
 
 def in_session(entry: Entry, session_files: Collection[str]) -> bool:
-    """Was the entry's file touched in the current session/branch?"""
-    return bool(session_files and entry.file and _strip_line(entry.file) in session_files)
+    """Was the entry's file touched in the current session/branch?
+
+    ``session_files`` must be normalised (``paths.normalise_path``); the
+    engine normalises them once per query.
+    """
+    return bool(session_files and entry.file and normalise_path(entry.file) in session_files)
 
 
 def factor(entry: Entry, session_files: Collection[str]) -> float:
@@ -152,7 +134,7 @@ def factor(entry: Entry, session_files: Collection[str]) -> float:
 
 
 def _used(entry: Entry, today: date) -> str:
-    last = _day(entry.last_accessed)
+    last = day_of(entry.last_accessed)
     if last is None:
         return ""
     days = (today - last).days

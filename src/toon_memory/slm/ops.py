@@ -7,12 +7,14 @@ is durable (the journal is fsync'd) before any workspace file is touched.
 Workspace files are written atomically; a daily file (on store) or the
 workspace's own MEMORY.md (on export) is rebuilt only after the store has
 taken in what it held, so records another tool or a human added survive.
+``memory-search`` is ranked by the search engine (``search.blend`` over a
+recall); nothing here scores memories.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,24 +22,15 @@ from toon_memory.clock import now_iso, parse_date, today
 from toon_memory.errors import InputError, ToonMemoryError
 from toon_memory.memory import Memory
 from toon_memory.model import Entry
+from toon_memory.search import Blended, blend
 from toon_memory.slm import records as rec
 from toon_memory.slm import workspace as ws
 from toon_memory.store import session_state as hot
 from toon_memory.store.atomic import write_atomic
 from toon_memory.store.paths import STORE_DIR
 
-#: memory-search: total = relevance (0..1, engine score / best score) + importance + recency.
-RECENCY_WEIGHT = 0.5
-RECENCY_HALF_LIFE_DAYS = 30.0
-
-
-@dataclass
-class Scored:
-    entry: Entry
-    total: float
-    relevance: float
-    importance: float
-    recency: float
+#: A memory-search result: total = relevance (0..1) + importance + recency (``search.blend``).
+Scored = Blended
 
 
 @dataclass
@@ -114,32 +107,18 @@ def store_memory(
 # -- reading -----------------------------------------------------------------------------
 
 
-def recency_boost(entry: Entry, on: date) -> float:
-    try:
-        age = max(0, (on - date.fromisoformat(rec.timestamp_of(entry)[:10])).days)
-    except ValueError:
-        return 0.0
-    return float(RECENCY_WEIGHT * 0.5 ** (age / RECENCY_HALF_LIFE_DAYS))
-
-
 def search(memory: Memory, query: str, limit: int = 5) -> list[Scored]:
-    """Our recall engine's matches, re-ranked by relevance + importance + recency."""
+    """The recall engine's matches, ranked by the engine's blend of relevance + importance +
+    recency (simple-local-memory's formula, with the record's own importance and timestamp).
+    """
     text = str(query or "").strip()
     if not text:
         raise InputError("query", "must not be empty")
     if limit < 1:
         raise InputError("limit", f"must be at least 1; got {limit}")
     result = memory.recall(text, limit=max(limit * 5, 50))
-    on = today()
-    scored = []
-    for hit in result.hits:
-        if hit.hop < 0:
-            continue
-        relevance = hit.relevance / 100
-        weight, recent = rec.importance_of(hit.entry), recency_boost(hit.entry, on)
-        scored.append(Scored(hit.entry, relevance + weight + recent, relevance, weight, recent))
-    scored.sort(key=lambda s: (-s.total, s.entry.key))
-    return scored[:limit]
+    found = blend(result, today=today(), importance=rec.importance_of, day=rec.timestamp_of)
+    return found[:limit]
 
 
 def resolve_day(value: str) -> str:

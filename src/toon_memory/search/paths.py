@@ -1,0 +1,53 @@
+"""File paths as entries, options and git write them, made comparable.
+
+Invariant: ``normalise_path`` is pure, total and idempotent, and every place
+that compares a path (the ``path_scope`` filter and bonus, the session bias,
+evidence) compares normalised paths, so ``src/a.py``, ``./src/a.py``,
+``src\\a.py`` and ``src/a.py:10-20`` are one file. Normalising: surrounding
+blanks go, backslashes become ``/``, a line suffix (``:10``, ``:10-20``,
+``:10:5``) goes, then ``.``/``..`` segments, doubled and trailing slashes are
+resolved as ``posixpath.normpath`` does (a leading ``./`` goes; ``""`` stays
+``""``). Case is kept.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from fnmatch import fnmatchcase
+from functools import lru_cache
+
+_LINES = re.compile(r"(?::\d+(?:-\d+)?)+$")
+_GLOB = frozenset("*?[")
+
+
+@lru_cache(maxsize=65536)
+def normalise_path(path: str) -> str:
+    """``" ./src\\a.py:10-20 "`` -> ``"src/a.py"`` (see the module docstring)."""
+    text = path.replace("\\", "/")
+    while True:  # to a fixed point: "a:1/.:2" -> "a:1/." -> "a:1" -> "a"
+        done = _step(text)
+        if done == text:
+            return done
+        text = done
+
+
+def _step(text: str) -> str:
+    text = _LINES.sub("", text.strip())
+    if not text:
+        return ""
+    text = posixpath.normpath(text)
+    if text.startswith("//"):  # normpath keeps a leading double slash (POSIX-reserved)
+        text = "/" + text.lstrip("/")
+    return "" if text == "." else text
+
+
+def path_matches(path: str, pattern: str) -> bool:
+    """Does ``path`` fall under ``pattern`` (a glob, a directory or a file), both normalised?"""
+    path = normalise_path(path)
+    pattern = normalise_path(pattern)
+    if not path or not pattern:
+        return False
+    if any(c in _GLOB for c in pattern):
+        return fnmatchcase(path, pattern) or fnmatchcase(path, pattern + "/*")
+    return path == pattern or path.startswith(pattern + "/")
