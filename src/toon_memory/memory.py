@@ -217,11 +217,11 @@ class Memory:
         path_scope: str = "", as_of: str = "", from_date: str = "", to_date: str = "",
         category: str = "", tags: object = None,
     ) -> RecallResult:  # fmt: skip
-        """Ranked recall; graph mode spreads 2 hops unless ``hops`` says otherwise."""
+        """Ranked recall (see ``RecallOptions``); graph mode spreads 2 hops unless told otherwise."""
         from toon_memory.search import RecallOptions
 
         opts = RecallOptions(
-            query=query, mode=mode, hops=_hops(hops, mode), limit=limit,
+            query=query, mode=mode, hops=hops, limit=limit,
             ids=ids if ids is None or isinstance(ids, str) else tuple(ids), budget=budget,
             compact=compact, budget_tokens=budget_tokens, explain=explain, rrf=rrf,
             session_bias=session_bias, path_scope=path_scope, as_of=as_of, from_date=from_date,
@@ -330,12 +330,6 @@ class Memory:
     ) -> ImportReport:  # fmt: skip
         """Bring in entry objects (export or file-column names); the same rules as ``import_``."""
         return self._transfer.import_rows(rows, summaries, notes)
-
-
-def _hops(hops: int | None, mode: str) -> int:
-    if hops is not None:
-        return hops
-    return 2 if str(mode or "").strip().lower() == "graph" else 1
 
 
 def _tags(tags: object) -> tuple[str, ...]:

@@ -46,11 +46,6 @@ def quality_score(entry: Entry, today: date) -> float:
     return round(max(0.0, min(1.0, score)), 2)
 
 
-def default_confidence(origin: str) -> float:
-    """Asserted memories 1.0; inferred ones 0.7 (the seeds' 0.65–0.75 band)."""
-    return 0.7 if origin == "inferred" else 1.0
-
-
 def content_terms(text: str) -> set[str]:
     """The search index's terms of ``text`` (stemmed, stopwords of its language dropped)."""
     return set(document_terms(text))
