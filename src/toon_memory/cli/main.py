@@ -25,6 +25,7 @@ from toon_memory.cli import (
     recall_commands,
     session_commands,
     state_commands,
+    viewer_commands,
 )
 from toon_memory.cli.context import Context
 
@@ -59,6 +60,7 @@ for _command in (
     *context_commands.COMMANDS,
     *session_commands.COMMANDS,
     *curation_commands.COMMANDS,
+    *viewer_commands.COMMANDS,
     mcp_command.mcp,
 ):
     cli.add_command(_command)
