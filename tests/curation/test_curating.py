@@ -42,7 +42,9 @@ def test_identical_copies_are_superseded_and_the_kept_entry_gains_their_tags(
     memory: Memory,
 ) -> None:
     plan = memory.curation.consolidate("identical").plan
-    [(gone, keep, score)] = [(r.entry.key, r.keep.key, r.similarity) for r in plan.removals if r.keep]
+    [(gone, keep, score)] = [
+        (r.entry.key, r.keep.key, r.similarity) for r in plan.removals if r.keep
+    ]
     assert {gone, keep} == {"deploy-main", "deploy-from-tag"} and score == 1.0
     memory.curation.consolidate("identical", dry_run=False)
     assert status(memory, gone) == "superseded"

@@ -36,6 +36,10 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun if n == 1 else plural}"
 
 
+def _be(n: int, dry: bool) -> str:
+    return "would be" if dry else "was" if n == 1 else "were"
+
+
 def _removal_line(removal: Removal, scored: bool) -> str:
     head = f"  - [{removal.entry.category}] {removal.entry.key}"
     if removal.keep is None:
@@ -49,10 +53,10 @@ def consolidated(report: ConsolidationReport, call: Call) -> Rendered:
     head = f"🧹 consolidate {plan.mode}" + (" (dry run)" if dry else "")
     if not plan:
         return Rendered(f"{head}: nothing to do.", report.to_dict())
-    verb = "would be" if dry else "were"
-    summary = f"{head}: {_count(len(plan.removals), 'entry')} {verb} removed (soft)"
-    if plan.updates:
-        summary += f"; {_count(len(plan.updates), 'kept entry')} {verb} given merged tags/links"
+    gone, kept = len(plan.removals), len(plan.updates)
+    summary = f"{head}: {_count(gone, 'entry')} {_be(gone, dry)} removed (soft)"
+    if kept:
+        summary += f"; {_count(kept, 'kept entry')} {_be(kept, dry)} given merged tags/links"
     scored = plan.mode in ("identical", "similar")
     lines = [summary, *_capped([_removal_line(r, scored) for r in plan.removals], "removals")]
     if dry:
