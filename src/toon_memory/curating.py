@@ -144,9 +144,12 @@ class Curation:
         brings any back).
         """
         from toon_memory.curation import check_min_quality, plan_consolidation
+        from toon_memory.curation.consolidate import DEFAULT_MIN_QUALITY
 
         chosen, dry = check_mode(mode), check_flag(dry_run, "dry_run")
         floor = None if min_quality is None else check_min_quality(min_quality)
+        if floor is None and chosen == "low-quality":
+            floor = DEFAULT_MIN_QUALITY
 
         def plan(entries: list[Entry]) -> ConsolidationPlan:
             return plan_consolidation(entries, chosen, floor)

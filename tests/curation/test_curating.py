@@ -256,3 +256,8 @@ def test_an_entry_consolidated_away_cannot_be_compressed(memory: Memory) -> None
         with pytest.raises(InputError) as caught:
             memory.curation.compress(removal.entry.key, summary)
         assert caught.value.field == "key" and "superseded" in caught.value.problem
+
+
+def test_the_report_names_the_quality_floor_it_used(memory: Memory) -> None:
+    assert memory.curation.consolidate("low-quality").to_dict()["min_quality"] == 0.3
+    assert memory.curation.consolidate("identical").to_dict()["min_quality"] is None
