@@ -261,3 +261,15 @@ def test_an_entry_consolidated_away_cannot_be_compressed(memory: Memory) -> None
 def test_the_report_names_the_quality_floor_it_used(memory: Memory) -> None:
     assert memory.curation.consolidate("low-quality").to_dict()["min_quality"] == 0.3
     assert memory.curation.consolidate("identical").to_dict()["min_quality"] is None
+
+
+def test_a_long_plan_is_cut_in_text_but_whole_in_data(project: Path) -> None:
+    from toon_memory.render.curation import MAX_LINES, consolidated
+
+    memory = Memory(project)
+    rows = [{"category": "knowledge", "key": f"copy-{n}", "content": "Run make lint before pushing"}
+            for n in range(MAX_LINES + 6)]  # fmt: skip
+    memory.import_rows(rows)
+    shown = consolidated(memory.curation.consolidate("identical"), {})
+    assert "… 5 more removals" in shown.text
+    assert len(shown.data["removals"]) == MAX_LINES + 5
