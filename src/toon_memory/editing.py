@@ -33,6 +33,7 @@ from toon_memory.store.store import Store
 from toon_memory.tagging import infer_tags
 
 if TYPE_CHECKING:
+    from toon_memory.curation import ConsolidationPlan, PromotePlan
     from toon_memory.recalling import Recaller
 
 T = TypeVar("T")
@@ -51,6 +52,11 @@ def find_entry(state: State, id_or_key: str, field: str = "key") -> Entry:
             raise NotFoundError(field, value)
         entry = max(older, key=lambda e: e.updated)
     return entry
+
+
+def _all_entries(state: State) -> list[Entry]:
+    """Every entry of ``state`` (active or not), in file order."""
+    return list(state.entries.values())
 
 
 class Editor:
@@ -185,6 +191,89 @@ class Editor:
             raise InputError("id_or_key", f"key {entry.key!r} is already active as {clash.id}")
         entry.status, entry.superseded_on, entry.updated = "active", "", now_iso()
         return [journal.put(state.persisted_row(entry))], entry
+
+    # -- batches (curation) ------------------------------------------------
+    def consolidate(self, plan: Callable[[list[Entry]], ConsolidationPlan]) -> ConsolidationPlan:
+        """Plan on the locked state's entries, then apply every removal and merge at once.
+
+        A ``supersede`` removal marks its entry superseded by the kept one
+        (links both ways), any other marks it obsolete; the kept entry of a
+        merge takes the group's tags and links. One journaled write; the
+        applied plan is returned.
+        """
+        return self.store.mutate(lambda state: self._apply_plan(state, plan(_all_entries(state))))
+
+    def _apply_plan(self, state: State, plan: ConsolidationPlan) -> Change[ConsolidationPlan]:
+        from toon_memory.curation import SUPERSEDE
+
+        changed: dict[str, Entry] = {}
+
+        def edited(entry: Entry) -> Entry:
+            if entry.id not in changed:
+                changed[entry.id] = entry.copy()
+            return changed[entry.id]
+
+        for update in plan.updates:
+            kept = edited(update.entry)
+            kept.tags, kept.links = list(update.tags), list(update.links)
+        day = today()
+        for removal in plan.removals:
+            gone = edited(removal.entry)
+            gone.meta["consolidated"] = f"{plan.mode}: {removal.reason}"
+            if removal.action == SUPERSEDE and removal.keep is not None:
+                kept = edited(removal.keep)
+                gone.status, gone.superseded_on = "superseded", day.isoformat()
+                gone.links = split_list([*gone.links, f"superseded_by:{kept.key}"], " ")
+                kept.links = split_list([*kept.links, f"supersedes:{gone.key}"], " ")
+            else:
+                gone.status = "obsolete"
+        stamp = now_iso()
+        for entry in changed.values():
+            entry.updated = stamp
+            if entry.active:
+                entry.quality = max(entry.quality, quality_score(entry, day))
+        return [journal.put(state.persisted_row(e)) for e in changed.values()], plan
+
+    def promote(self, plan: Callable[[list[Entry]], PromotePlan]) -> PromotePlan:
+        """Plan on the locked state's entries, then raise each promoted draft's confidence."""
+
+        def apply(state: State) -> Change[PromotePlan]:
+            chosen = plan(_all_entries(state))
+            stamp, ops = now_iso(), []
+            for draft in chosen.promote:
+                entry = draft.copy(confidence=chosen.confidence, updated=stamp)
+                ops.append(journal.put(state.persisted_row(entry)))
+            return ops, chosen
+
+        return self.store.mutate(apply)
+
+    def replace_content(
+        self, id_or_key: str, content: str, field: str = "key"
+    ) -> tuple[Entry, Entry | None]:
+        """Give an active entry new content; the old version stays as superseded history.
+
+        The same merge as re-remembering the key (whatever ``config.merge``
+        says). Returns (entry, history); history is None, and nothing is
+        written, when the content is unchanged.
+        """
+
+        def apply(state: State) -> Change[tuple[Entry, Entry | None]]:
+            entry = find_entry(state, id_or_key, field)
+            if not entry.active:
+                raise InputError(field, f"{entry.key!r} is {entry.status}; restore it first")
+            if entry.content == content:
+                return [], (entry.copy(), None)
+            new = entry.copy(content=content, date=today().isoformat(), updated=now_iso())
+            merged, history = rules.merge_entries(
+                entry, new, keep_first=False, history_id=rules.new_id(state.entries)
+            )
+            merged.quality = max(entry.quality, quality_score(merged, today()))
+            ops = [journal.put(state.persisted_row(merged))]
+            if history is not None:
+                ops.insert(0, journal.put(state.persisted_row(history)))
+            return ops, (merged, history)
+
+        return self.store.mutate(apply)
 
     def tag(self, keys: str | Sequence[str], action: str, tags: object) -> list[Entry]:
         if action not in TAG_ACTIONS:

@@ -29,6 +29,8 @@ DIFF_TYPES: tuple[str, ...] = ("all", "created", "updated")
 #: Recall modes and output budgets (``search.RecallOptions`` validates against these).
 RECALL_MODES: tuple[str, ...] = ("flat", "graph", "index")
 RECALL_BUDGETS: tuple[str, ...] = ("tiny", "normal", "deep")
+#: ``memory_consolidate`` modes (``curation.consolidate.MODES`` plans each of them).
+CONSOLIDATE_MODES: tuple[str, ...] = ("identical", "similar", "low-quality", "versions")
 
 #: Column names of the entries table, in file order.
 FIELDS: tuple[str, ...] = (

@@ -5,7 +5,12 @@ Imported by test_contract.py, which checks every registered tool against the uni
 
 from __future__ import annotations
 
-from tests.server.contract_core import D, I, R  # noqa: F401
+from tests.server.contract_core import D, I, R
 
-CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {}
-DATA_TOOLS: set[str] = set()
+CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {
+    "memory_consolidate": (["mode", "dry_run", "min_quality"], [], {D, I}),
+    "memory_reflect": (["limit"], [], {R, I}),
+    "memory_promote": (["dry_run"], [], {I}),
+    "memory_compress": (["key", "summary"], ["key"], {D}),
+}
+DATA_TOOLS: set[str] = {"memory_reflect"}

@@ -34,6 +34,7 @@ ENUMS: dict[tuple[str, str], tuple[Any, ...]] = {
     ("memory_tag", "action"): model.TAG_ACTIONS,
     ("memory_state", "action"): session_state.ACTIONS,
     ("memory_state", "field"): session_state.FIELDS,
+    ("memory_consolidate", "mode"): model.CONSOLIDATE_MODES,
 }
 #: CLI command, option -> the core constant its choices must equal.
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -43,6 +44,7 @@ CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("recall", "mode"): model.RECALL_MODES,
     ("recall", "budget"): model.RECALL_BUDGETS,
     ("search", "budget"): model.RECALL_BUDGETS,
+    ("consolidate", "mode"): model.CONSOLIDATE_MODES,
 }
 
 

@@ -1,10 +1,58 @@
-"""The curation tools (issue: context briefs, sessions and curation).
+"""The curation tools: consolidate, reflect, promote, compress.
 
-Invariant: pure data (no I/O, no ``mcp``); every enum is a core constant.
+Invariant: pure data (no I/O, no ``mcp``); every enum is a core constant
+(``model.CONSOLIDATE_MODES``); each tool calls a method of ``Memory.curation``.
 """
 
 from __future__ import annotations
 
-from toon_memory.server.specs import ToolSpec
+from toon_memory.model import CONSOLIDATE_MODES
+from toon_memory.server.specs import ARRAY, KEY, LIMIT, Param, ToolSpec, obj_schema
 
-CURATION: tuple[ToolSpec, ...] = ()
+DRY_RUN = Param("dry_run", "boolean", "Default true: only list")
+
+CURATION: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "memory_consolidate",
+        "Dedup identical, similar (Jaccard>0.5), low-quality (<min_quality 0.3) or old "
+        "versions. Soft; dry_run default.",
+        (
+            Param("mode", enum=CONSOLIDATE_MODES),
+            Param("dry_run", "boolean"),
+            Param("min_quality", "number"),
+        ),
+        destructive=True,
+        idempotent=True,
+        method="curation.consolidate",
+        render="curation.consolidated",
+    ),
+    ToolSpec(
+        "memory_reflect",
+        "Entries needing attention (stale, low quality, over-linked), tags used together, "
+        "contradictions.",
+        (LIMIT,),
+        read_only=True,
+        idempotent=True,
+        output=obj_schema(attention=ARRAY),
+        method="curation.reflect",
+        render="curation.reflected",
+    ),
+    ToolSpec(
+        "memory_promote",
+        "Drafts (confidence <= 0.65) become full entries unless they duplicate one (Jaccard>0.5).",
+        (DRY_RUN,),
+        idempotent=True,
+        method="curation.promote",
+        render="curation.promoted",
+    ),
+    ToolSpec(
+        "memory_compress",
+        "Shorten an entry. No summary: get one (local claude/llm CLI) or a prompt; "
+        "with summary: replace content, old kept.",
+        (KEY, Param("summary")),
+        required=("key",),
+        destructive=True,
+        method="curation.compress",
+        render="curation.compressed",
+    ),
+)
