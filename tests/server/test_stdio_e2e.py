@@ -16,6 +16,8 @@ from mcp.client import Client
 from tests.server.helpers import make_project, snapshot, stdio_params, text_of
 
 # tool -> (invalid arguments, parameter the error must name, valid arguments)
+from tests.server.test_curation_tools import E2E_ROWS as CURATION_ROWS
+
 SCRIPT: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
     ("memory_remember", {"category": "opinion", "key": "x", "content": "y"}, "category",
      {"category": "decision", "key": "use-zod", "file": "src/types.ts", "tags": "validation;types",
@@ -43,6 +45,7 @@ SCRIPT: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
     ("memory_state", {"action": "add", "field": "key_context"}, "value",
      {"action": "add", "field": "key_context", "value": ["user prefers pnpm"]}),
 ]  # fmt: skip
+SCRIPT += CURATION_ROWS
 TOOLS = [row[0] for row in SCRIPT]
 
 

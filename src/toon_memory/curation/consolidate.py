@@ -23,9 +23,10 @@ from toon_memory.curation.plans import (
 )
 from toon_memory.curation.similarity import DUPLICATE_JACCARD, similar_pairs, term_set
 from toon_memory.errors import InputError
+from toon_memory.model import CONSOLIDATE_MODES
 from toon_memory.model import Entry
 
-MODES: tuple[str, ...] = ("identical", "similar", "low-quality", "versions")
+MODES = CONSOLIDATE_MODES
 DEFAULT_MIN_QUALITY = 0.3
 #: Entries this important are never batch-removed for low quality.
 PROTECTED_IMPORTANCE = ("critical", "high")
