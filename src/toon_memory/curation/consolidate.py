@@ -23,8 +23,7 @@ from toon_memory.curation.plans import (
 )
 from toon_memory.curation.similarity import DUPLICATE_JACCARD, similar_pairs, term_set
 from toon_memory.errors import InputError
-from toon_memory.model import CONSOLIDATE_MODES
-from toon_memory.model import Entry
+from toon_memory.model import CONSOLIDATE_MODES, Entry
 
 MODES = CONSOLIDATE_MODES
 DEFAULT_MIN_QUALITY = 0.3
