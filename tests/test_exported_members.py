@@ -47,7 +47,8 @@ def test_every_name_in_all_resolves_and_nothing_else_is_public() -> None:
     public = {
         name
         for name, value in vars(toon_memory).items()
-        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+        if not name.startswith("_")
+        and not isinstance(value, types.ModuleType)
         and name not in ("annotations", "import_module", "TYPE_CHECKING", "Any")
     }
     assert public <= set(toon_memory.__all__)

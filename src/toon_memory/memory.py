@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from toon_memory.context import Context
     from toon_memory.coordination import Sessions
     from toon_memory.curating import Curation
+    from toon_memory.sharing import Sharing
     from toon_memory.remember import RememberResult
     from toon_memory.search import Engine, RecallResult
 
@@ -77,6 +78,7 @@ class Memory:
         self._sessions: Sessions | None = None
         self._curation: Curation | None = None
         self._context: Context | None = None
+        self._sharing: Sharing | None = None
 
     # -- parts (built on first use) ----------------------------------------
     @property
@@ -93,9 +95,19 @@ class Memory:
         """Consolidate, reflect, promote, compress."""
         if self._curation is None:
             from toon_memory.curating import Curation
+    from toon_memory.sharing import Sharing
 
             self._curation = Curation(self.store, self.root, self._editor, self._recaller)
         return self._curation
+
+    @property
+    def sharing(self) -> Sharing:
+        """The global store and GitHub Gist: export and import."""
+        if self._sharing is None:
+            from toon_memory.sharing import Sharing
+
+            self._sharing = Sharing(self.store, self.root, self._editor, self._transfer)
+        return self._sharing
 
     @property
     def context(self) -> Context:

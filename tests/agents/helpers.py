@@ -11,7 +11,9 @@ from pathlib import Path
 from toon_memory.agents.command import ServerCommand
 from toon_memory.agents.places import Places
 
-CLI_SCRIPT = "import sys; sys.argv[0] = 'toon-memory'; from toon_memory.cli.main import main; main()\n"
+CLI_SCRIPT = (
+    "import sys; sys.argv[0] = 'toon-memory'; from toon_memory.cli.main import main; main()\n"
+)
 INSTALLER_SCRIPT = "import sys; sys.argv[1:] = []; from toon_memory.cli.main import main; main()\n"
 
 
@@ -50,7 +52,9 @@ def digest(snap: dict[str, bytes]) -> dict[str, str]:
     return {k: hashlib.sha256(v).hexdigest() for k, v in snap.items()}
 
 
-def run_cli(*args: str, cwd: Path, env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, cwd: Path, env: dict[str, str], stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
     full = {**os.environ, **env}
     full.pop("TOON_MEMORY_PROJECT", None)
     return subprocess.run([sys.executable, "-c", CLI_SCRIPT, *args], cwd=cwd, env=full, input=stdin,

@@ -14,7 +14,13 @@ from toon_memory.agents.documents import DocumentSyntaxError, open_document
 from toon_memory.agents.jsontext import JsonSyntaxError, parse, to_python
 from toon_memory.agents.tomltext import TomlDocument
 
-_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=10)
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=10)
+)
 _values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3)
                        | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=20)  # fmt: skip
 _objects = st.dictionaries(st.text(max_size=8), _values, max_size=5)
@@ -59,8 +65,18 @@ def test_comments_trailing_commas_and_json5_are_kept() -> None:
     assert out.startswith("{\n  // lead\n  a: 'x', /* inline */\n  b: [+1, .5, 0x1F, Infinity,],\n")
     value = to_python(parse(out, "json5").root)
     assert value["b"][:3] == [1, 0.5, 31] and math.isinf(value["b"][3])
-    assert jsonedit.delete(jsonedit.delete(jsonedit.delete(out, "json5", ("mcp", "servers", "toon-memory")),
-                                          "json5", ("mcp", "servers")), "json5", ("mcp",)) == text
+    assert (
+        jsonedit.delete(
+            jsonedit.delete(
+                jsonedit.delete(out, "json5", ("mcp", "servers", "toon-memory")),
+                "json5",
+                ("mcp", "servers"),
+            ),
+            "json5",
+            ("mcp",),
+        )
+        == text
+    )
 
 
 @pytest.mark.parametrize(("dialect", "text", "line"), [

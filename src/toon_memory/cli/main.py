@@ -24,6 +24,7 @@ from toon_memory.cli import (
     mcp_command,
     recall_commands,
     session_commands,
+    sharing_commands,
     state_commands,
     viewer_commands,
 )
@@ -60,6 +61,7 @@ for _command in (
     *context_commands.COMMANDS,
     *session_commands.COMMANDS,
     *curation_commands.COMMANDS,
+    *sharing_commands.COMMANDS,
     *viewer_commands.COMMANDS,
     mcp_command.mcp,
 ):

@@ -13,7 +13,8 @@ from toon_memory.server.tools.context import CONTEXT
 from toon_memory.server.tools.core import CORE
 from toon_memory.server.tools.curation import CURATION
 from toon_memory.server.tools.sessions import SESSIONS
+from toon_memory.server.tools.sharing import SHARING
 from toon_memory.server.tools.viewer import VIEWER
 
-TOOLS: tuple[ToolSpec, ...] = (*CORE, *CONTEXT, *SESSIONS, *CURATION, *VIEWER)
+TOOLS: tuple[ToolSpec, ...] = (*CORE, *CONTEXT, *SESSIONS, *CURATION, *SHARING, *VIEWER)
 BY_NAME: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}

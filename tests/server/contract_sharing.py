@@ -1,0 +1,11 @@
+"""Contract of the sharing tools (name -> (parameters in order, required, true hints)).
+
+Imported by test_contract.py, which checks every registered tool against the union.
+"""
+
+from __future__ import annotations
+
+from tests.server.contract_core import D, I, R  # noqa: F401
+
+CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {}
+DATA_TOOLS: set[str] = set()
