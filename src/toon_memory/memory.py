@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     from toon_memory.context import Context
     from toon_memory.coordination import Sessions
     from toon_memory.curating import Curation
-    from toon_memory.sharing import Sharing
     from toon_memory.remember import RememberResult
     from toon_memory.search import Engine, RecallResult
+    from toon_memory.sharing import Sharing
 
 
 def _build_engine(entries: EntryMap) -> Engine:
@@ -95,7 +95,6 @@ class Memory:
         """Consolidate, reflect, promote, compress."""
         if self._curation is None:
             from toon_memory.curating import Curation
-    from toon_memory.sharing import Sharing
 
             self._curation = Curation(self.store, self.root, self._editor, self._recaller)
         return self._curation
