@@ -259,3 +259,19 @@ CORE: tuple[ToolSpec, ...] = (
         render="results.session_state",
     ),
 )
+
+_PRIMER = ToolSpec(
+    "memory_primer",
+    "Session start: top entries, patterns, warnings, decisions, files changed.",
+    (
+        Param("limit", "integer", minimum=1, maximum=100),
+        Param(
+            "budget_tokens", "integer", "Max output tokens (1500; 0: none; else >= 50)", minimum=0
+        ),
+    ),
+    read_only=True,
+    idempotent=True,
+    method="primer",
+    render="results.primed",
+)
+CORE = (*CORE, _PRIMER)
