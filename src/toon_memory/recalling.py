@@ -18,6 +18,7 @@ from toon_memory.clock import today
 from toon_memory.errors import InputError
 from toon_memory.model import Entry
 from toon_memory.project.git import session_files
+from toon_memory.store.paths import STORE_DIR
 
 if TYPE_CHECKING:
     from toon_memory.search import Engine, RecallOptions, RecallResult
@@ -42,6 +43,14 @@ class Primer:
     sections: dict[str, list[Entry]] = field(default_factory=dict)
     session_files: list[str] = field(default_factory=list)
     budget_tokens: int = 0
+
+
+def is_memory_file(path: str) -> bool:
+    """A path inside the memory's own folder (``.toon-memory/``): never a project change."""
+    name = path.replace("\\", "/")
+    while name.startswith("./"):
+        name = name[2:]
+    return name.rstrip("/") == STORE_DIR or name.startswith(STORE_DIR + "/")
 
 
 class Recaller:
@@ -116,4 +125,5 @@ class Recaller:
             if section is not None and len(section) < limit:
                 section.append(entry)
         kept = {category: rest for category, rest in sections.items() if rest}
-        return Primer(dict(counts), ranked[:limit], kept, sorted(files), budget_tokens)
+        changed = sorted(name for name in files if not is_memory_file(name))
+        return Primer(dict(counts), ranked[:limit], kept, changed, budget_tokens)

@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from toon_memory.store.store import Store
 
 #: Entries listed at the top of a brief / a briefing (and per category section).
-BRIEF_TOP = 8
-FOCUS_ENTRIES = 8
+BRIEF_TOP = 6
+FOCUS_ENTRIES = 6
 COMMIT_LIMIT = 50
 FILE_LIMIT = 100
 
@@ -88,6 +88,7 @@ class Context:
         from toon_memory.context.activity import last_session
         from toon_memory.context.results import Changes
         from toon_memory.project.history import changed_files_since, commits_since
+        from toon_memory.recalling import is_memory_file
 
         budget = check_budget_tokens(budget_tokens)
         text = "" if since is None else str(since).strip()
@@ -100,7 +101,8 @@ class Context:
         return Changes(
             moment.stamp, moment.basis,
             tuple(commits_since(self.root, moment.git, limit=COMMIT_LIMIT)),
-            tuple(changed_files_since(self.root, moment.git, limit=FILE_LIMIT)),
+            tuple(f for f in changed_files_since(self.root, moment.git, limit=FILE_LIMIT)
+                  if not is_memory_file(f)),
             found.created, found.updated, found.forgotten, self._view(now), budget,
         )  # fmt: skip
 

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from toon_memory.context.results import SessionView
     from toon_memory.recalling import Primer
 
+#: Entries per category section in a brief (the primer itself lists up to its limit).
+BRIEF_SECTION = 3
 SECTION_TITLES = {"pattern": "Patterns", "warning": "Warnings", "decision": "Decisions",
                   "bug": "Bugs", "knowledge": "Knowledge"}  # fmt: skip
 #: Value of the first line of each primer section (each next line is worth one less).
@@ -32,8 +34,11 @@ def ranked(title: str, texts: list[str], first: float, step: float, noun: str,
     return section
 
 
-def memory_sections(primer: Primer, *, with_files: bool = False) -> list[Section]:
-    """Counts, the top entries, the category sections (and the session's files)."""
+def memory_sections(
+    primer: Primer, *, with_files: bool = False, per_section: int | None = None
+) -> list[Section]:
+    """Counts, the top entries, the category sections (at most ``per_section`` entries each)
+    and, ``with_files``, the files changed in this session."""
     total = sum(primer.counts.values())
     head = Section("## Memory", noun="line").add(
         f"- {total:,} entries ({item.counts_text(primer.counts)})", 95
@@ -43,7 +48,8 @@ def memory_sections(primer: Primer, *, with_files: bool = False) -> list[Section
     for category, entries in primer.sections.items():
         title = f"## {SECTION_TITLES.get(category, category.capitalize())}"
         first = _PRIMER_VALUES.get(category, 40.0)
-        found.append(ranked(title, [item.entry_item(e) for e in entries], first, 1, "entry"))
+        shown = entries[:per_section] if per_section is not None else entries
+        found.append(ranked(title, [item.entry_item(e) for e in shown], first, 1, "entry"))
     if with_files and primer.session_files:
         files = [f"- {name}" for name in primer.session_files]
         found.append(ranked("## Files changed in this session", files, 30, 0.1, "file"))

@@ -15,7 +15,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from toon_memory.render import lines as item
-from toon_memory.render.briefs import SECTION_TITLES, memory_sections, ranked, session_section
+from toon_memory.render.briefs import (
+    BRIEF_SECTION,
+    SECTION_TITLES,
+    memory_sections,
+    ranked,
+    session_section,
+)
 from toon_memory.render.document import Fitted, Section, fit
 from toon_memory.render.results import Call, Rendered
 
@@ -43,7 +49,10 @@ def _rendered(kind: str, fitted: Fitted, facts: dict[str, Any]) -> Rendered:
 def briefed(brief: Brief, call: Call) -> Rendered:
     """Memory, sessions and a health summary in one compact markdown answer."""
     health = brief.health
-    sections = [*memory_sections(brief.primer), session_section(brief.sessions)]
+    sections = [
+        *memory_sections(brief.primer, per_section=BRIEF_SECTION),
+        session_section(brief.sessions),
+    ]
     sections.append(_health_summary(health, "## Health"))
     fitted = fit("# Context brief", sections, brief.budget_tokens)
     facts = {"score": health.score, "counts": brief.primer.counts,
@@ -80,7 +89,7 @@ def _git_section(git: GitFacts) -> Section:
 def generated(briefing: Briefing, call: Call) -> Rendered:
     """Project, git, memory and sessions: the full briefing."""
     sections = [_project_section(briefing.project), _git_section(briefing.git),
-                *memory_sections(briefing.primer), session_section(briefing.sessions)]  # fmt: skip
+                *memory_sections(briefing.primer, per_section=BRIEF_SECTION), session_section(briefing.sessions)]  # fmt: skip
     fitted = fit("# Project briefing", sections, briefing.budget_tokens)
     git = briefing.git
     facts = {"project": briefing.project.name, "root": briefing.project.root,

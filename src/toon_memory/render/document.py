@@ -73,15 +73,19 @@ def left_out_line(left_out: dict[str, int], budget: int, short: bool = False) ->
     return f"… left out to fit the {budget:,}-token budget: {what}"
 
 
+Kept = dict[int, list[int]]
+
+
 def _render(
-    title: str, sections: Sequence[Section], dropped: set[tuple[int, int]], budget: int,
-    short: bool = False,
-) -> tuple[str, list[dict[str, Any]], dict[str, int]]:  # fmt: skip
+    title: str, sections: Sequence[Section], kept: Kept | None, budget: int, short: bool = False
+) -> tuple[str, list[dict[str, Any]], dict[str, int]]:
+    """The text with the ``kept`` lines of each section (``None``: every line)."""
     blocks: list[str] = [title]
-    kept: list[dict[str, Any]] = []
+    shown: list[dict[str, Any]] = []
     left_out: dict[str, int] = {}
     for s, section in enumerate(sections):
-        lines = [line.text for i, line in enumerate(section.lines) if (s, i) not in dropped]
+        at = range(len(section.lines)) if kept is None else sorted(kept.get(s, ()))
+        lines = [section.lines[i].text for i in at]
         cut = len(section.lines) - len(lines)
         if cut:
             left_out[section.noun] = left_out.get(section.noun, 0) + cut
@@ -89,35 +93,67 @@ def _render(
             lines = [section.empty]
         if lines:
             blocks.append("\n".join([section.title, *lines]) if section.title else "\n".join(lines))
-            kept.append({"title": section.title, "lines": lines})
+            shown.append({"title": section.title, "lines": lines})
     if left_out:
         blocks.append(left_out_line(left_out, budget, short))
-    return "\n\n".join(blocks), kept, left_out
+    return "\n\n".join(blocks), shown, left_out
+
+
+def _kept(order: Sequence[tuple[int, int]], count: int) -> Kept:
+    kept: Kept = {}
+    for s, i in order[:count]:
+        kept.setdefault(s, []).append(i)
+    return kept
+
+
+def _first_guess(title: str, sections: Sequence[Section], order: Sequence[tuple[int, int]],
+                 budget: int) -> int:  # fmt: skip
+    """How many lines of ``order`` fit by an upper bound of their cost (each line's estimate
+    plus one token for its separator, each section header when first used)."""
+    spent = estimate_tokens(title) + estimate_tokens(left_out_line({"line": 10**6}, budget)) + 2
+    spent += sum(estimate_tokens(s.empty) + 2 for s in sections if not s.lines and s.empty)
+    opened: set[int] = set()
+    for count, (s, i) in enumerate(order):
+        cost = estimate_tokens(sections[s].lines[i].text) + 1
+        if s not in opened:
+            cost += estimate_tokens(sections[s].title) + 2
+        if spent + cost > budget:
+            return count
+        spent += cost
+        opened.add(s)
+    return len(order)
 
 
 def fit(title: str, sections: Sequence[Section], budget_tokens: int) -> Fitted:
-    """The answer within ``budget_tokens`` (see the module docstring)."""
-    text, kept, left_out = _render(title, sections, set(), budget_tokens)
-    if budget_tokens <= 0 or estimate_tokens(text) <= budget_tokens:
-        return Fitted(text, kept, left_out, budget_tokens, estimate_tokens(text))
+    """The answer within ``budget_tokens`` (see the module docstring).
+
+    Lines are kept best first while an upper bound of their cost fits, then
+    the exact text is measured: lines are dropped while it is over the
+    budget, and added back while the next one still fits. Only kept lines
+    are ever measured, so a 10,000-line answer costs little more than its
+    sort.
+    """
+    if budget_tokens <= 0:
+        text, shown, left_out = _render(title, sections, None, budget_tokens)
+        return Fitted(text, shown, left_out, budget_tokens, estimate_tokens(text))
     order = sorted(
         ((s, i) for s, section in enumerate(sections) for i in range(len(section.lines))),
-        key=lambda at: (sections[at[0]].lines[at[1]].value, -at[0], -at[1]),
+        key=lambda at: (-sections[at[0]].lines[at[1]].value, at[0], at[1]),
     )
 
-    def attempt(
-        count: int, short: bool = False
-    ) -> tuple[str, list[dict[str, Any]], dict[str, int]]:
-        return _render(title, sections, set(order[:count]), budget_tokens, short)
+    def attempt(count: int) -> tuple[str, list[dict[str, Any]], dict[str, int]]:
+        return _render(title, sections, _kept(order, count), budget_tokens)
 
-    low, high = 0, len(order)  # attempt(low) is over the budget; find the fewest cuts that fit
-    while high - low > 1:
-        middle = (low + high) // 2
-        if estimate_tokens(attempt(middle)[0]) <= budget_tokens:
-            high = middle
-        else:
-            low = middle
-    text, kept, left_out = attempt(high)
+    count = _first_guess(title, sections, order, budget_tokens)
+    text, shown, left_out = attempt(count)
+    while count > 0 and estimate_tokens(text) > budget_tokens:
+        count -= 1
+        text, shown, left_out = attempt(count)
+    while count < len(order) and estimate_tokens(text) <= budget_tokens:
+        more = attempt(count + 1)
+        if estimate_tokens(more[0]) > budget_tokens:
+            break
+        count, (text, shown, left_out) = count + 1, more
     if estimate_tokens(text) > budget_tokens:  # even with every line cut: the short note
-        text, kept, left_out = attempt(len(order), short=True)
-    return Fitted(text, kept, left_out, budget_tokens, estimate_tokens(text))
+        text, shown, left_out = _render(title, sections, {}, budget_tokens, short=True)
+    return Fitted(text, shown, left_out, budget_tokens, estimate_tokens(text))
