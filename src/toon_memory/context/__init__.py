@@ -174,7 +174,11 @@ class Context:
         from toon_memory.context.results import HealthReport
         from toon_memory.curation.health import health_score
 
-        stale = stale_count(self._all_sessions(), self._window(), self._now())
+        from toon_memory.store.sessions import prune_sessions
+
+        now, window = self._now(), self._window()
+        stale = stale_count(self._all_sessions(), window, now)  # counted, then pruned
+        prune_sessions(self.store.paths.folder, window, now)
         if self._findings is None:
             self._findings = FindingsCache()
         entries, cached = self._findings.findings(self.store)
