@@ -173,7 +173,6 @@ class Context:
         from toon_memory.context.audit import FindingsCache, all_findings
         from toon_memory.context.results import HealthReport
         from toon_memory.curation.health import health_score
-
         from toon_memory.store.sessions import prune_sessions
 
         now, window = self._now(), self._window()
