@@ -97,6 +97,17 @@ def test_the_last_session_is_never_an_active_or_own_one(memory: Memory) -> None:
     assert memory.context.diff().basis == "24h (no earlier session on record)"
 
 
+def test_the_last_session_outlives_the_pruning_of_its_file(memory: Memory) -> None:
+    folder = memory.paths.folder
+    spawn_sessions(folder, {"id": "gone-1", "agent": "claude", "seen": ago(hours=3),
+                            "ended": True})  # its process exits: the file is pruned at once  # fmt: skip
+    memory.context.brief()
+    assert not (folder / "sessions" / "gone-1.json").exists()
+    assert memory.context.diff().basis.startswith("the last session (gone-1, claude; ended ")
+    fresh = Memory(memory.root)  # another process never saw it
+    assert fresh.context.diff().basis == "24h (no earlier session on record)"
+
+
 def test_diff_since_a_window_or_a_date(memory: Memory, repo: Path) -> None:
     week = memory.context.diff(since="7d")
     assert [c.subject for c in week.commits][-1] == "Initial orders service"
@@ -150,8 +161,9 @@ def test_health_finds_every_kind_and_counts_stale_sessions_before_pruning(memory
     memory.remember("pattern", "copy", "Handlers call load_order() in the service layer, never "
                     "the cache directly", links="service-layer missing-key")  # fmt: skip
     memory.remember("bug", "scoped", "Legacy export breaks", path_scope="src/legacy/*.py")
-    memory.import_rows([{"category": "knowledge", "key": "sprint", "content": "Sprint ends",
-                         "ttl": "2026-07-01"}])  # expired (a remember would archive it at once)
+    memory.import_rows(
+        [{"category": "knowledge", "key": "sprint", "content": "Sprint ends", "ttl": "2026-07-01"}]
+    )  # expired (a remember would archive it at once)
     report = memory.context.health()
     kinds = report.kinds()
     assert kinds == {"orphan_link": 1, "duplicate": 1, "broken_file": 1, "expired_ttl": 1,

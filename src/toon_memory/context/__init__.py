@@ -45,7 +45,9 @@ class Context:
     """``Memory.context``: briefs for a session.
 
     ``session_id`` names this process's own session when it has one (the MCP
-    server's heartbeat); ``diff`` never takes it for "the last session".
+    server's heartbeat); ``diff`` never takes it for "the last session". The
+    last finished session seen by any brief is remembered, so pruning its
+    file (its process is gone) does not make a later ``diff`` forget it.
     """
 
     def __init__(self, store: Store, root: Path, recaller: Recaller, sessions: Sessions) -> None:
@@ -55,6 +57,7 @@ class Context:
         self._sessions = sessions
         self.session_id = ""
         self._findings: FindingsCache | None = None
+        self._last: Session | None = None
 
     # -- the six briefs -----------------------------------------------------------------
     def brief(self, budget_tokens: int = DEFAULT_BUDGET_TOKENS) -> Brief:
@@ -85,7 +88,6 @@ class Context:
         than this one), else the last 24 hours.
         """
         from toon_memory.context import since as changes
-        from toon_memory.context.activity import last_session
         from toon_memory.context.results import Changes
         from toon_memory.project.history import changed_files_since, commits_since
         from toon_memory.recalling import is_memory_file
@@ -93,10 +95,10 @@ class Context:
         budget = check_budget_tokens(budget_tokens)
         text = "" if since is None else str(since).strip()
         moment = changes.from_argument(text) if text else None
-        now, window = self._now(), self._window()
+        now = self._now()
         if moment is None:
-            before = self._all_sessions()
-            moment = changes.from_session(last_session(before, window, now, self.session_id))
+            self._all_sessions(now)
+            moment = changes.from_session(self._last)
         found = changes.memory_changes(self.store.state().entries.values(), moment.stamp)
         return Changes(
             moment.stamp, moment.basis,
@@ -157,15 +159,25 @@ class Context:
 
         return load_config(self.store.paths.config).session_window_minutes
 
-    def _all_sessions(self) -> list[Session]:
+    def _all_sessions(self, now: datetime | None = None) -> list[Session]:
+        """Every session file (read before any pruning); notes the last finished session."""
+        from toon_memory.context.activity import last_session
         from toon_memory.store.sessions import read_sessions
 
-        return read_sessions(self.store.paths.folder)
+        found = read_sessions(self.store.paths.folder)
+        moment, window = now or self._now(), self._window()
+        if self._last is not None and any(s.id == self._last.id for s in found):
+            self._last = None  # judged again from its file (a beat may have revived it)
+        last = last_session(found, window, moment, self.session_id)
+        if self._last is None or (last is not None and last.last_seen > self._last.last_seen):
+            self._last = last
+        return found
 
     def _view(self, now: datetime | None = None) -> SessionView:
         from toon_memory.context.activity import session_view
 
         moment = now or self._now()
+        self._all_sessions(moment)
         return session_view(self.store.paths.folder, self.root, self._window(), moment)
 
     def _health(self, budget: int) -> HealthReport:
@@ -202,5 +214,7 @@ class Context:
             return []
         options = RecallOptions(limit=min(len(active), MAX_LIMIT))
         ranked = self._recaller.engine().recall(options, today=today()).entries
-        shown = {e.id for e in ranked}
+        if len(ranked) == len(active):
+            return ranked
+        shown = {e.id for e in ranked}  # past the engine's MAX_LIMIT: the rest in file order
         return ranked + [e for e in active if e.id not in shown]

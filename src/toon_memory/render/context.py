@@ -12,6 +12,7 @@ data is the kept sections, the left-out counts, and a few structured facts.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from toon_memory.render import lines as item
@@ -22,7 +23,7 @@ from toon_memory.render.briefs import (
     ranked,
     session_section,
 )
-from toon_memory.render.document import Fitted, Section, fit
+from toon_memory.render.document import Fitted, Line, Section, fit
 from toon_memory.render.results import Call, Rendered
 
 if TYPE_CHECKING:
@@ -204,6 +205,7 @@ def exported(export: MemoryExport, call: Call) -> Rendered:
     """Every active entry by category, best first: markdown for a system prompt."""
     from toon_memory.model import CATEGORIES
 
+    line = item.entry_short if export.compact else item.entry_full
     by_category: dict[str, list[tuple[int, Entry]]] = {}
     for rank, entry in enumerate(export.entries):
         by_category.setdefault(entry.category, []).append((rank, entry))
@@ -212,10 +214,7 @@ def exported(export: MemoryExport, call: Call) -> Rendered:
     for category in order:
         name = SECTION_TITLES.get(category, category.capitalize())
         section = Section(f"## {name} ({export.counts.get(category, 0):,})", noun="entry")
-        for rank, entry in by_category[category]:
-            text = (f"- {entry.key}: {item.cut(entry.content, 100)}" if export.compact
-                    else item.entry_full(entry))  # fmt: skip
-            section.add(text, -float(rank))
+        section.lines = [Line(partial(line, e), -float(rank)) for rank, e in by_category[category]]
         sections.append(section)
     total = len(export.entries)
     title = f"# Project memory: {item.cut(export.project, TITLE_CHARS)} ({total:,} entries)"

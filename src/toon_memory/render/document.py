@@ -11,7 +11,7 @@ one line naming what it left out ("… left out to fit the 1,500-token budget:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,12 +21,26 @@ from toon_memory.search.budget import estimate_tokens
 _PLURALS = {"entry": "entries", "test file": "test files", "memory": "memories"}
 
 
-@dataclass(frozen=True, slots=True)
 class Line:
-    """One item of a section: its markdown (may span lines) and how much it is worth keeping."""
+    """One item of a section: its markdown (may span lines) and how much it is worth keeping.
 
-    text: str
-    value: float
+    The text may be given as a function, called only if the line is measured
+    or shown: a 10,000-line answer cut to a budget formats only what it keeps.
+    """
+
+    __slots__ = ("_source", "_text", "value")
+
+    def __init__(self, text: str | Callable[[], str], value: float) -> None:
+        self._source = text
+        self._text: str | None = None
+        self.value = value
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            source = self._source
+            self._text = source if isinstance(source, str) else source()
+        return self._text
 
 
 @dataclass
@@ -38,7 +52,7 @@ class Section:
     noun: str = "line"
     empty: str = ""
 
-    def add(self, text: str, value: float) -> Section:
+    def add(self, text: str | Callable[[], str], value: float) -> Section:
         self.lines.append(Line(text, value))
         return self
 

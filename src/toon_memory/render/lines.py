@@ -39,6 +39,11 @@ def entry_item(entry: Entry, limit: int = ENTRY_CHARS) -> str:
     return f"- [{entry.category}] {entry.key}: {cut(entry.content, limit)}"
 
 
+def entry_short(entry: Entry, limit: int = 100) -> str:
+    """``- key: content`` (content cut to ``limit``): the compact export line."""
+    return f"- {entry.key}: {cut(entry.content, limit)}"
+
+
 def entry_full(entry: Entry) -> str:
     """``- **key**: content (file; tags: a, b)`` with the whole content."""
     facts = [entry.file] if entry.file else []
