@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 from pathlib import Path
 
 import pytest
@@ -204,6 +205,28 @@ def test_health_cache_follows_the_store(memory: Memory) -> None:
     assert kinds.get("duplicate") == 1
     memory.compact()
     assert memory.context.health().kinds() == kinds
+
+
+def test_a_new_process_reads_the_findings_from_the_sidecar(memory: Memory) -> None:
+    from dataclasses import replace
+
+    from toon_memory.context.audit import FindingsCache
+    from toon_memory.curation.health import Finding
+    from toon_memory.store.sidecar import load_sidecar, save_sidecar, sidecar_path
+
+    memory.context.health()
+    path = sidecar_path(memory.paths, "findings")
+    key, found = pickle.loads(path.read_bytes())
+    assert load_sidecar(path, key) == found
+    marked = replace(found, claims=(Finding("stale_claim", "marker", "planted in the sidecar"),))
+    save_sidecar(path, key, marked)
+    fresh = Memory(memory.root)  # as a new process would: nothing in memory yet
+    assert "marker" in [f.key for f in fresh.context.health().findings]
+    fresh.remember("knowledge", "new-fact", "Something new")  # a write: the key moves on
+    assert "marker" not in [f.key for f in fresh.context.health().findings]
+    path.write_bytes(b"damaged")
+    again = FindingsCache().findings(Memory(memory.root).store)[1]
+    assert again == fresh.context._findings.findings(fresh.store)[1]  # type: ignore[union-attr]
 
 
 def test_health_sees_a_file_disappear_without_a_write(memory: Memory, repo: Path) -> None:

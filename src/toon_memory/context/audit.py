@@ -4,21 +4,23 @@ Invariant: the findings are exactly ``curation.health_findings`` of the
 store's entries, today, the project's files and the stale-session count, in
 its order. The part that depends on the entries alone (orphan links,
 duplicates, stale claims: the slow part, ~1 s at 10,000 entries) is cached
-per store state, keyed on the identity of ``data.toon`` and the journal read
-*before* the state, so a write that lands meanwhile can only cause a
-recompute, never a stale answer. File checks, TTLs and sessions are
+per store state (in this process and in a sidecar file under the user's
+home), keyed on the identity of ``data.toon`` and the journal read *before*
+the state, so a write that lands meanwhile can only cause a recompute,
+never a stale answer. File checks, TTLs and sessions are
 recomputed on every call (files come and go without a write to the memory).
 """
 
 from __future__ import annotations
 
 import fnmatch
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from toon_memory.store.cache import FileId, file_id
+from toon_memory.store.cache import file_id
 
 if TYPE_CHECKING:
     from toon_memory.curation import Finding
@@ -45,21 +47,47 @@ def entry_findings(entries: Sequence[Entry]) -> EntryFindings:
     )
 
 
+#: Bump when the entry-only findings change meaning (a rule of ``curation.health``).
+FINDINGS_FORMAT = 1
+
+
 class FindingsCache:
-    """The entry-only findings of the last state seen, keyed on the store files' identity."""
+    """The entry-only findings of the last state seen, keyed on the store files' identity.
+
+    Kept in this process and in a sidecar file under the user's home, so a
+    new process (a CLI call) over an unchanged memory does not recompute them.
+    """
 
     def __init__(self) -> None:
-        self._key: tuple[FileId | None, FileId | None] | None = None
+        self._key: tuple[Any, ...] | None = None
         self._found: EntryFindings | None = None
 
     def findings(self, store: Store) -> tuple[list[Entry], EntryFindings]:
         """Every entry of the current state and its entry-only findings."""
-        key = (file_id(store.paths.data), file_id(store.paths.journal))
+        from toon_memory.store.sidecar import load_sidecar, save_sidecar, sidecar_path
+
+        key = (FINDINGS_FORMAT, _version(), file_id(store.paths.data), file_id(store.paths.journal))
         entries = list(store.state().entries.values())
-        if self._found is None or key != self._key:
-            self._found = entry_findings(entries)
-            self._key = key
-        return entries, self._found
+        if self._found is not None and key == self._key:
+            return entries, self._found
+        path = sidecar_path(store.paths, "findings")
+        found = load_sidecar(path, key)
+        if not isinstance(found, EntryFindings):
+            found = entry_findings(entries)
+            save_sidecar(path, key, found)
+        self._found, self._key = found, key
+        return entries, found
+
+
+@functools.cache
+def _version() -> str:
+    """The installed package's version (findings cached by another version are not used)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("toon-memory")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def file_checker(root: Path) -> Callable[[str], bool]:
