@@ -11,8 +11,10 @@ the text an agent receives); nothing touches the network.
 
 (a) Latency: a 10,000-entry memory (``memory.generated_entries``) and three
 session files. Per tool: the first call on a freshly opened ``Memory`` (its
-store already loaded: "cold" is the tool's own cold work, e.g. health's
-findings), then p50/p95 of ``--runs`` calls. Target: p50 <= 300 ms.
+store already loaded, no health sidecar: "first call" is the tool's own cold
+work, e.g. health's findings), then p50/p95 of ``--runs`` calls; for the two
+tools that audit, also the first call of a new ``Memory`` once the findings
+sidecar exists (a new process over an unchanged memory). Target: p50 <= 300 ms.
 
 (b) Tokens: the curated 36-entry memory (``memory.curated_entries``), the
 same sessions. For each context tool, the manual sequence an agent would run
@@ -175,27 +177,34 @@ def _project(base: Path, name: str, entries: list[Any], commits: int) -> Path:
     return root
 
 
+def _timed(memory: Memory, name: str, args: dict[str, Any]) -> float:
+    start = time.perf_counter()
+    call_tool(memory, name, args)
+    return time.perf_counter() - start
+
+
 def latency(base: Path, entries: int, commits: int, runs: int) -> None:
     from toon_memory.memory import Memory
+    from toon_memory.store.sidecar import sidecar_path
 
     root = _project(base, "large", generated_entries(entries), commits)
     Memory(root).entries()  # build the store's cache once, as any first use does
+    sidecar = sidecar_path(Memory(root).paths, "findings")
     rows = []
     for name, args in {**TOOL_ARGS, "memory_primer": {}}.items():
+        sidecar.unlink(missing_ok=True)  # the first call does all of its own cold work
         memory = Memory(root)
         memory.entries()
-        start = time.perf_counter()
-        call_tool(memory, name, args)
-        cold = time.perf_counter() - start
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            call_tool(memory, name, args)
-            times.append(time.perf_counter() - start)
-        times.sort()
+        cold = _timed(memory, name, args)
+        times = sorted(_timed(memory, name, args) for _ in range(runs))
         p50, p95 = statistics.median(times), times[min(len(times) - 1, int(0.95 * len(times)))]
         rows.append([name, f"{cold * 1000:.0f}", f"{p50 * 1000:.0f}", f"{p95 * 1000:.0f}",
                      "yes" if p50 <= 0.3 else "NO"])  # fmt: skip
+        if name in ("context_health", "context_brief"):  # a new process, findings in the sidecar
+            fresh = Memory(root)
+            fresh.entries()
+            rows.append([f"{name} (new process)", f"{_timed(fresh, name, args) * 1000:.0f}",
+                         "", "", ""])  # fmt: skip
     print(f"\n(a) Latency, ms: {entries:,} entries, {commits:,} commits, {runs} runs\n")
     print_table(["tool", "first call", "p50", "p95", "p50 <= 300 ms"], rows)
 

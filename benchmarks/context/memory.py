@@ -9,8 +9,8 @@ kinds of facts drawn from templates plus 6-16 words of a Zipf vocabulary
 at missing files, ~1% duplicated) for the 10,000-entry latency run.
 ``write_memory`` writes ``data.toon`` straight through the codec;
 ``write_sessions`` leaves heartbeat files of two live sessions (this
-process's PID) and one, of the parent process, that ended 20 hours before ``END``. Deterministic
-for given arguments; nothing touches the network.
+process's PID) and one, of the parent process, that ended 20 hours before
+``END``. Deterministic for given arguments; nothing touches the network.
 """
 
 from __future__ import annotations

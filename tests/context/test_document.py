@@ -98,6 +98,17 @@ def test_a_cut_names_what_and_how_many() -> None:
     assert "## Commits" not in fitted.text  # an emptied section loses its header
 
 
+def test_lines_left_out_before_fitting_are_counted_not_shown() -> None:
+    section = Section("## Entries", noun="entry", empty="- none", more=7)
+    fitted = fit("# Export", [section.add("- kept", 1)], 100)
+    assert (
+        fitted.text
+        == "# Export\n\n## Entries\n- kept\n\n… left out to fit the 100-token budget: 7 entries"
+    )
+    only_more = fit("# Export", [Section("## Entries", noun="entry", empty="- none", more=3)], 100)
+    assert "## Entries" not in only_more.text and only_more.left_out == {"entry": 3}
+
+
 def test_an_empty_line_stands_for_an_empty_section() -> None:
     fitted = fit("# Diff", [Section("## Commits", noun="commit", empty="- none")], 60)
     assert fitted.text == "# Diff\n\n## Commits\n- none"

@@ -2,7 +2,8 @@
 
 Invariant: every brief is deterministic (no LLM) and reads only the memory,
 the project, git and the session files (pruning dead sessions, as every
-reader of sessions does; recording no access). Each returns a result of
+reader of sessions does; recording no access; health findings are cached per
+memory state, in this process and under the user's home). Each returns a result of
 ``context.results`` that carries its ``budget_tokens``; ``render.context``
 fits the text to it, cutting the lowest-value lines first and saying what it
 left out. Invalid arguments raise ``InputError`` before anything is read.

@@ -35,7 +35,6 @@ if TYPE_CHECKING:
         HealthReport,
         MemoryExport,
     )
-    from toon_memory.model import Entry
     from toon_memory.project.languages import ProjectFacts
     from toon_memory.project.repository import GitFacts
 
@@ -202,24 +201,30 @@ def audited(health: HealthReport, call: Call) -> Rendered:
 
 # -- context_export ----------------------------------------------------------------------------
 def exported(export: MemoryExport, call: Call) -> Rendered:
-    """Every active entry by category, best first: markdown for a system prompt."""
+    """Every active entry by category, best first: markdown for a system prompt.
+
+    A line is worth its rank; past the first ``budget_tokens`` ranks no line
+    can fit (each costs a token or more), so those are only counted.
+    """
     from toon_memory.model import CATEGORIES
 
     line = item.entry_short if export.compact else item.entry_full
-    by_category: dict[str, list[tuple[int, Entry]]] = {}
+    budget, total = export.budget_tokens, len(export.entries)
+    listed = total if budget <= 0 else min(total, budget)
+    by_category: dict[str, Section] = {}
     for rank, entry in enumerate(export.entries):
-        by_category.setdefault(entry.category, []).append((rank, entry))
+        section = by_category.get(entry.category)
+        if section is None:
+            name = SECTION_TITLES.get(entry.category, entry.category.capitalize())
+            count = export.counts.get(entry.category, 0)
+            section = by_category[entry.category] = Section(f"## {name} ({count:,})", noun="entry")
+        if rank < listed:
+            section.lines.append(Line(partial(line, entry), -float(rank)))
+        else:
+            section.more += 1
     order = [c for c in CATEGORIES if c in by_category] + sorted(set(by_category) - set(CATEGORIES))
-    sections = []
-    for category in order:
-        name = SECTION_TITLES.get(category, category.capitalize())
-        section = Section(f"## {name} ({export.counts.get(category, 0):,})", noun="entry")
-        section.lines = [Line(partial(line, e), -float(rank)) for rank, e in by_category[category]]
-        sections.append(section)
-    total = len(export.entries)
+    sections = [by_category[c] for c in order] or [Section("", empty="No entries yet.")]
     title = f"# Project memory: {item.cut(export.project, TITLE_CHARS)} ({total:,} entries)"
-    if not sections:
-        sections = [Section("", empty="No entries yet.")]
-    fitted = fit(title, sections, export.budget_tokens)
+    fitted = fit(title, sections, budget)
     return _rendered("export", fitted, {"project": export.project, "entries": total,
                                         "compact": export.compact})  # fmt: skip

@@ -51,6 +51,8 @@ class Section:
     lines: list[Line] = field(default_factory=list)
     noun: str = "line"
     empty: str = ""
+    #: Lines left out before fitting (worth less than any listed one): counted, never shown.
+    more: int = 0
 
     def add(self, text: str | Callable[[], str], value: float) -> Section:
         self.lines.append(Line(text, value))
@@ -100,10 +102,10 @@ def _render(
     for s, section in enumerate(sections):
         at = range(len(section.lines)) if kept is None else sorted(kept.get(s, ()))
         lines = [section.lines[i].text for i in at]
-        cut = len(section.lines) - len(lines)
+        cut = len(section.lines) - len(lines) + section.more
         if cut:
             left_out[section.noun] = left_out.get(section.noun, 0) + cut
-        if not section.lines and section.empty:
+        if not section.lines and not section.more and section.empty:
             lines = [section.empty]
         if lines:
             blocks.append("\n".join([section.title, *lines]) if section.title else "\n".join(lines))
@@ -125,7 +127,9 @@ def _first_guess(title: str, sections: Sequence[Section], order: Sequence[tuple[
     """How many lines of ``order`` fit by an upper bound of their cost (each line's estimate
     plus one token for its separator, each section header when first used)."""
     spent = estimate_tokens(title) + estimate_tokens(left_out_line({"line": 10**6}, budget)) + 2
-    spent += sum(estimate_tokens(s.empty) + 2 for s in sections if not s.lines and s.empty)
+    spent += sum(
+        estimate_tokens(s.empty) + 2 for s in sections if not s.lines and not s.more and s.empty
+    )
     opened: set[int] = set()
     for count, (s, i) in enumerate(order):
         cost = estimate_tokens(sections[s].lines[i].text) + 1
