@@ -147,9 +147,9 @@ def fit(title: str, sections: Sequence[Section], budget_tokens: int) -> Fitted:
 
     Lines are kept best first while an upper bound of their cost fits, then
     the exact text is measured: lines are dropped while it is over the
-    budget, and added back while the next one still fits. Only kept lines
-    are ever measured, so a 10,000-line answer costs little more than its
-    sort.
+    budget, and the most that still fit are found by bisection. Only lines
+    that may be kept are ever measured, so a 10,000-line answer costs little
+    more than its sort.
     """
     if budget_tokens <= 0:
         text, shown, left_out = _render(title, sections, None, budget_tokens)
@@ -167,11 +167,16 @@ def fit(title: str, sections: Sequence[Section], budget_tokens: int) -> Fitted:
     while count > 0 and estimate_tokens(text) > budget_tokens:
         count -= 1
         text, shown, left_out = attempt(count)
-    while count < len(order) and estimate_tokens(text) <= budget_tokens:
-        more = attempt(count + 1)
-        if estimate_tokens(more[0]) > budget_tokens:
-            break
-        count, (text, shown, left_out) = count + 1, more
+    spare = budget_tokens - estimate_tokens(text)
+    if spare >= 0 and count < len(order):  # the bound was loose: the most lines that still fit
+        low, high = count, min(len(order), count + 4 * spare + 1)  # a line adds >= 1/2 token
+        while high > low:
+            middle = (low + high + 1) // 2
+            trial = attempt(middle)
+            if estimate_tokens(trial[0]) <= budget_tokens:
+                low, (text, shown, left_out) = middle, trial
+            else:
+                high = middle - 1
     if estimate_tokens(text) > budget_tokens:  # even with every line cut: the short note
         text, shown, left_out = _render(title, sections, {}, budget_tokens, short=True)
     return Fitted(text, shown, left_out, budget_tokens, estimate_tokens(text))
