@@ -20,6 +20,7 @@ from toon_memory import remember as rules
 from toon_memory.changes import Diff, diff_entries
 from toon_memory.clock import file_stamp, is_expired, resolve_since, today
 from toon_memory.config import Config, load_config
+from toon_memory.context.limits import DEFAULT_BUDGET_TOKENS
 from toon_memory.editing import Editor, find_entry
 from toon_memory.errors import InputError, NotFoundError
 from toon_memory.maintenance import InitResult, Maintenance
@@ -274,9 +275,13 @@ class Memory:
         """The shortest chain of links between two entries (empty when none)."""
         return self._recaller.graph_path(from_key, to_key)
 
-    def primer(self, limit: int = PRIMER_TOP) -> Primer:
-        """Counts by category, the top entries and the best patterns, warnings, decisions."""
-        return self._recaller.primer(self.stats().by_category, limit)
+    def primer(self, limit: int = PRIMER_TOP, budget_tokens: int = DEFAULT_BUDGET_TOKENS) -> Primer:
+        """Counts by category, the top entries, the best patterns, warnings, decisions, and the
+        files changed in this session; its text fits ``budget_tokens`` (0: no limit)."""
+        from toon_memory.context.limits import check_budget_tokens, check_limit
+
+        top, budget = check_limit(limit), check_budget_tokens(budget_tokens)
+        return self._recaller.primer(top, budget)
 
     # -- views -----------------------------------------------------------
     def stats(self) -> Stats:

@@ -9,6 +9,7 @@ ranked here, by the engine.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,6 +18,7 @@ from toon_memory.clock import today
 from toon_memory.errors import InputError
 from toon_memory.model import Entry
 from toon_memory.project.git import session_files
+from toon_memory.store.paths import STORE_DIR
 
 if TYPE_CHECKING:
     from toon_memory.search import Engine, RecallOptions, RecallResult
@@ -29,12 +31,26 @@ PRIMER_SECTIONS: tuple[str, ...] = ("pattern", "warning", "decision")
 
 @dataclass
 class Primer:
-    """What a session starts with: counts, the top entries, one section per category."""
+    """What a session starts with: counts, the top entries, one section per category.
+
+    ``session_files`` are the files changed in this session (the work tree and
+    this branch, ``project.git.session_files``); ``budget_tokens`` is the
+    token budget its text must fit (0: none), applied when it is rendered.
+    """
 
     counts: dict[str, int]
     top: list[Entry]
     sections: dict[str, list[Entry]] = field(default_factory=dict)
     session_files: list[str] = field(default_factory=list)
+    budget_tokens: int = 0
+
+
+def is_memory_file(path: str) -> bool:
+    """A path inside the memory's own folder (``.toon-memory/``): never a project change."""
+    name = path.replace("\\", "/")
+    while name.startswith("./"):
+        name = name[2:]
+    return name.rstrip("/") == STORE_DIR or name.startswith(STORE_DIR + "/")
 
 
 class Recaller:
@@ -84,22 +100,30 @@ class Recaller:
                 raise InputError(name, "must not be empty")
         return self.engine().graph_path(from_key, to_key)
 
-    def primer(self, counts: dict[str, int], limit: int = PRIMER_TOP) -> Primer:
-        """Top entries by the engine's no-query ranking, then the best of each category."""
-        from toon_memory.search import RecallOptions
+    def primer(self, limit: int = PRIMER_TOP, budget_tokens: int = 0) -> Primer:
+        """Counts by category, the top entries, then the best of each category not on top.
 
-        engine, day = self.engine(), today()
+        One pass of the engine's no-query ranking, with the files changed in
+        this session boosted, orders the top and every section.
+        """
+        from toon_memory.search import RecallOptions
+        from toon_memory.search.options import MAX_LIMIT
+
+        counts = Counter(e.category for e in self.store.state().entries.values() if e.active)
         files = self._session(True)
-        top = engine.recall(
-            RecallOptions(limit=limit, session_bias=True), today=day, session_files=files
-        ).entries
-        shown = {e.id for e in top}
-        sections: dict[str, list[Entry]] = {}
-        for category in PRIMER_SECTIONS:
-            ranked = engine.recall(
-                RecallOptions(category=category, limit=limit + len(shown)), today=day
-            ).entries
-            rest = [e for e in ranked if e.id not in shown][:limit]
-            if rest:
-                sections[category] = rest
-        return Primer(counts, top, sections, sorted(files))
+        wanted = max(1, min(sum(counts.values()), MAX_LIMIT))
+        ranked = (
+            self.engine()
+            .recall(
+                RecallOptions(limit=wanted, session_bias=True), today=today(), session_files=files
+            )
+            .entries
+        )
+        sections: dict[str, list[Entry]] = {category: [] for category in PRIMER_SECTIONS}
+        for entry in ranked[limit:]:
+            section = sections.get(entry.category)
+            if section is not None and len(section) < limit:
+                section.append(entry)
+        kept = {category: rest for category, rest in sections.items() if rest}
+        changed = sorted(name for name in files if not is_memory_file(name))
+        return Primer(dict(counts), ranked[:limit], kept, changed, budget_tokens)

@@ -134,12 +134,16 @@ def path(ctx: Context, from_key: str, to_key: str, as_json: bool) -> None:
 
 @click.command()
 @click.option("--limit", "-n", type=int, default=10, show_default=True, help="Top entries to list.")
+@click.option("--budget-tokens", type=int, default=1500, show_default=True,
+              help="Most tokens of output; the lowest-value lines are cut first (0 = no limit).")  # fmt: skip
 @json_option
 @pass_ctx
 @handles_errors
-def primer(ctx: Context, limit: int, as_json: bool) -> None:
-    """What a session starts with: categories, top entries, patterns, warnings, decisions."""
-    show(render.primed(ctx.memory.primer(limit), {}), as_json)
+def primer(ctx: Context, limit: int, budget_tokens: int, as_json: bool) -> None:
+    """What a session starts with: categories, top entries, patterns, warnings, decisions,
+    files changed in this session."""
+    call = {"limit": limit, "budget_tokens": budget_tokens}
+    show(render.primed(ctx.memory.primer(limit, budget_tokens), call), as_json)
 
 
 COMMANDS: tuple[click.Command, ...] = (recall, search, smart_recall, suggest, path, primer)

@@ -174,30 +174,30 @@ def initialised(result: InitResult, call: Call) -> Rendered:
     return Rendered(text, data)
 
 
-def _primer_line(entry: Entry) -> str:
-    first = " ".join(entry.content.split())
-    first = first if len(first) <= 120 else first[:119] + "…"
-    return f"- [{entry.category}] {entry.key}: {first}"
-
-
-_SECTION_TITLES = {"pattern": "Patterns", "warning": "Warnings", "decision": "Decisions"}
-
-
 def primed(primer: Primer, call: Call) -> Rendered:
-    """The system primer: categories, top entries, then patterns, warnings, decisions."""
-    data = {
-        "counts": primer.counts,
-        "top": [{"key": e.key, "id": e.id, "category": e.category} for e in primer.top],
-        "sections": {c: [e.key for e in es] for c, es in primer.sections.items()},
-        "session_files": primer.session_files,
-    }
+    """The primer: categories, top entries, patterns, warnings, decisions, the session's files.
+
+    The text fits ``primer.budget_tokens`` (lowest-value lines cut first, a
+    last line says what was left out); the data lists what the text kept.
+    """
     if not primer.top:
         empty = "Empty. Save decisions, patterns, bugs and warnings with memory_remember."
-        return Rendered(f"# Project memory\n\n{empty}", data)
-    counts = ", ".join(f"{k} {v}" for k, v in sorted(primer.counts.items()))
-    lines = ["# Project memory", "", f"Categories: {counts}", "", "## Top entries"]
-    lines.extend(_primer_line(e) for e in primer.top)
-    for category, entries in primer.sections.items():
-        lines.extend(["", f"## {_SECTION_TITLES.get(category, category)}"])
-        lines.extend(_primer_line(e) for e in entries)
-    return Rendered("\n".join(lines), data)
+        nothing = {"counts": primer.counts, "top": [], "sections": {},
+                   "session_files": primer.session_files, "left_out": {}}  # fmt: skip
+        return Rendered(f"# Project memory\n\n{empty}", nothing)
+    from toon_memory.render.briefs import primer_document
+    from toon_memory.render.lines import entry_item
+
+    fitted = primer_document(primer)
+    kept = {line for section in fitted.sections for line in section["lines"]}
+    data: dict[str, Any] = {
+        "counts": primer.counts,
+        "top": [{"key": e.key, "id": e.id, "category": e.category}
+                for e in primer.top if entry_item(e) in kept],
+        "sections": {c: [e.key for e in es if entry_item(e) in kept]
+                     for c, es in primer.sections.items()},
+        "session_files": [name for name in primer.session_files if f"- {name}" in kept],
+        "left_out": fitted.left_out,
+        "budget_tokens": fitted.budget_tokens,
+    }  # fmt: skip
+    return Rendered(fitted.text, data)

@@ -259,3 +259,17 @@ CORE: tuple[ToolSpec, ...] = (
         render="results.session_state",
     ),
 )
+
+_PRIMER = ToolSpec(
+    "memory_primer",
+    "Session start: top entries, patterns, warnings, decisions, files changed.",
+    (
+        Param("limit", "integer", "Top entries (10)", minimum=1, maximum=100),
+        Param("budget_tokens", "integer", "Max tokens (1500; 0: none; min 50)", minimum=0),
+    ),
+    read_only=True,
+    idempotent=True,
+    method="primer",
+    render="results.primed",
+)
+CORE = (*CORE, _PRIMER)
