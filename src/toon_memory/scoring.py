@@ -36,7 +36,7 @@ def quality_score(entry: Entry, today: date) -> float:
     tags = min(len(entry.tags) / 3, 1.0)
     links = min(len(entry.links) / 2, 1.0)
     detail = min(len(entry.content) / 200, 1.0)
-    recency = decay.recency(entry.date, today, RECENCY_HALF_LIFE_DAYS)
+    recency = decay.recency(decay.day_of(entry.date), today, RECENCY_HALF_LIFE_DAYS)
     specific = (0.5 if entry.file else 0.0) + min(len(_SPECIFIC.findall(entry.content)) / 4, 0.5)
     score = 0.3 * tags + 0.2 * links + 0.2 * detail + 0.15 * recency + 0.15 * specific
     if entry.origin == "human":

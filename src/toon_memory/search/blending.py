@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from toon_memory.model import Entry
-from toon_memory.search.decay import recency
+from toon_memory.search.decay import day_of, recency
 from toon_memory.search.result import RecallResult
 
 RECENCY_WEIGHT = 0.5
@@ -57,7 +57,7 @@ def blend(
             continue
         relevance = hit.relevance / 100
         weight = importance(hit.entry)
-        recent = recency_weight * recency(day(hit.entry), today, half_life_days)
+        recent = recency_weight * recency(day_of(day(hit.entry)), today, half_life_days)
         scored.append(Blended(hit.entry, relevance + weight + recent, relevance, weight, recent))
     scored.sort(key=lambda s: (-s.total, s.entry.key, s.entry.id))
     return scored

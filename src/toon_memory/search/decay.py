@@ -14,6 +14,7 @@ recency boost in ``search.blend`` (30 days).
 
 from __future__ import annotations
 
+import math
 from datetime import date
 
 
@@ -27,10 +28,12 @@ def day_of(value: str) -> date | None:
         return None
 
 
-def recency(day: date | str | None, today: date, half_life_days: float) -> float:
-    """``0.5 ** (age / half_life_days)`` with the age in whole days, never below 0."""
-    when = day_of(day) if isinstance(day, str) else day
-    if when is None:
+def recency(day: date | None, today: date, half_life_days: float) -> float:
+    """``0.5 ** (age / half_life_days)`` with the age in whole days, never below 0.
+
+    ``day`` is a date (``day_of`` reads one from text); ``None`` means unknown.
+    """
+    if day is None:
         return 0.0
-    age = max((today - when).days, 0)
-    return float(0.5 ** (age / half_life_days))
+    age = (today - day).days
+    return math.pow(0.5, age / half_life_days) if age > 0 else 1.0

@@ -7,7 +7,7 @@ evidence) compares normalised paths, so ``src/a.py``, ``./src/a.py``,
 blanks go, backslashes become ``/``, a line suffix (``:10``, ``:10-20``,
 ``:10:5``) goes, then ``.``/``..`` segments, doubled and trailing slashes are
 resolved as ``posixpath.normpath`` does (a leading ``./`` goes; ``""`` stays
-``""``). Case is kept.
+``""``), repeated until nothing changes. Case and a leading ``/`` are kept.
 """
 
 from __future__ import annotations
