@@ -10,7 +10,7 @@ from typing import Any
 import click
 import pytest
 
-from toon_memory import model
+from toon_memory import coordination, model
 from toon_memory.cli.main import cli
 from toon_memory.memory import Memory
 from toon_memory.server.handlers import bound_method, renderer
@@ -34,6 +34,7 @@ ENUMS: dict[tuple[str, str], tuple[Any, ...]] = {
     ("memory_tag", "action"): model.TAG_ACTIONS,
     ("memory_state", "action"): session_state.ACTIONS,
     ("memory_state", "field"): session_state.FIELDS,
+    ("memory_captured", "action"): coordination.CAPTURED_ACTIONS,
 }
 #: CLI command, option -> the core constant its choices must equal.
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -43,6 +44,7 @@ CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("recall", "mode"): model.RECALL_MODES,
     ("recall", "budget"): model.RECALL_BUDGETS,
     ("search", "budget"): model.RECALL_BUDGETS,
+    ("captured", "action"): coordination.CAPTURED_ACTIONS,
 }
 
 

@@ -6,7 +6,10 @@ the first call, the tool list is built on the first ``tools/list``). Every
 ``Memory`` call runs in a worker thread, one at a time (a thread lock, which
 ``stop_now`` also takes, so a signal never compacts under a running call). ``ToonMemoryError``
 becomes a tool error (``isError``) naming the parameter here and nowhere
-else; ``close()`` compacts the memory if it was opened.
+else; ``close()`` ends the server's session and compacts the memory if it was
+opened. The server's session heartbeat (``heartbeat``) is written in the worker
+thread, never on the start-up path: shortly after the handshake (or at the first
+tool call, if sooner) and after each write tool call.
 """
 
 from __future__ import annotations
@@ -31,10 +34,16 @@ from toon_memory.server.specs import ToolSpec
 from toon_memory.server.tools import BY_NAME, TOOLS
 
 if TYPE_CHECKING:
+    from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+
     from toon_memory.memory import Memory
+    from toon_memory.render.results import Rendered
+    from toon_memory.server.heartbeat import ServerSession
 
 T = TypeVar("T")
 log = logging.getLogger("toon_memory.server")
+#: Seconds between the handshake and the session's first heartbeat (off the start-up path).
+START_BEAT_DELAY = 0.3
 
 INSTRUCTIONS = (
     "Persistent project memory. Start a task with memory_smart_recall; save decisions, "
@@ -95,7 +104,10 @@ class ToonMemoryServer(MCPServer[Any]):
         self._memory: Memory | None = None
         self._serial = threading.Lock()
         self._tools: list[MCPTool] | None = None
+        self._session: ServerSession | None = None
+        self._client_name = ""
         self._register_views()
+        self.middleware.append(self._after_handshake)
 
     # -- the memory ------------------------------------------------------------------
     def memory(self) -> Memory:
@@ -118,10 +130,33 @@ class ToonMemoryServer(MCPServer[Any]):
         return await anyio.to_thread.run_sync(call)
 
     def close(self) -> None:
-        """Compact the memory on the way out (no-op if it was never opened)."""
+        """End the session and compact the memory on the way out (no-op if never opened)."""
         with self._serial:
             if self._memory is not None:
+                self.session().end(self._memory)
                 self._memory.close()
+
+    # -- the server's own session ----------------------------------------------------
+    def session(self) -> ServerSession:
+        if self._session is None:
+            from toon_memory.server.heartbeat import ServerSession
+
+            self._session = ServerSession(client=self._client_name)
+        return self._session
+
+    async def _after_handshake(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        """Middleware: once the client is initialized, the session's first heartbeat."""
+        result = await call_next(ctx)
+        if ctx.method == "notifications/initialized":
+            info = getattr(getattr(ctx.session, "client_params", None), "client_info", None)
+            self._client_name = str(getattr(info, "name", "") or "")
+            if self._session is not None:
+                self._session.client = self._client_name
+            await anyio.sleep(START_BEAT_DELAY)
+            await self.run_memory(lambda memory: self.session().start(memory))
+        return result
 
     def stop_now(self, *_: Any) -> NoReturn:
         """Signal handler: wait for a running call, compact, exit at once.
@@ -148,7 +183,13 @@ class ToonMemoryServer(MCPServer[Any]):
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}")
         try:
             args = normalise(spec, arguments)
-            out = await self.run_memory(lambda memory: run_tool(memory, spec, args))
+
+            def call(memory: Memory) -> Rendered:
+                out = run_tool(memory, spec, args)
+                self.session().after_call(memory, spec, args)
+                return out
+
+            out = await self.run_memory(call)
         except ToonMemoryError as exc:
             return error_result(spec, exc)
         return CallToolResult(
