@@ -294,7 +294,7 @@ class Sessions:
         from toon_memory.errors import InputError
         from toon_memory.store.sessions import end_session
 
-        ended = end_session(self.folder, session_id)
+        ended = end_session(self.folder, session_id) if self.get(session_id) else None
         if ended is None:
             raise InputError("session_id", f"no session {session_id!r}")
         if ended.id == self.current:

@@ -44,6 +44,8 @@ T = TypeVar("T")
 log = logging.getLogger("toon_memory.server")
 #: Seconds between the handshake and the session's first heartbeat (off the start-up path).
 START_BEAT_DELAY = 0.3
+#: What completes a handshake: ``initialized`` (up to 2025-11-25), ``server/discover`` (later).
+START_METHODS = frozenset({"notifications/initialized", "server/discover"})
 
 INSTRUCTIONS = (
     "Persistent project memory. Start a task with memory_smart_recall; save decisions, "
@@ -106,6 +108,8 @@ class ToonMemoryServer(MCPServer[Any]):
         self._tools: list[MCPTool] | None = None
         self._session: ServerSession | None = None
         self._client_name = ""
+        self._start: threading.Timer | None = None
+        self._closed = False
         self._register_views()
         self.middleware.append(self._after_handshake)
 
@@ -132,6 +136,7 @@ class ToonMemoryServer(MCPServer[Any]):
     def close(self) -> None:
         """End the session and compact the memory on the way out (no-op if never opened)."""
         with self._serial:
+            self._closed = True
             if self._memory is not None:
                 self.session().end(self._memory)
                 self._memory.close()
@@ -147,16 +152,28 @@ class ToonMemoryServer(MCPServer[Any]):
     async def _after_handshake(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
-        """Middleware: once the client is initialized, the session's first heartbeat."""
+        """Middleware: note the client's name; once it is initialized, schedule the first
+        heartbeat (on a timer thread, under the lock: never on the start-up path)."""
         result = await call_next(ctx)
-        if ctx.method == "notifications/initialized":
+        if not self._client_name:
             info = getattr(getattr(ctx.session, "client_params", None), "client_info", None)
             self._client_name = str(getattr(info, "name", "") or "")
             if self._session is not None:
                 self._session.client = self._client_name
-            await anyio.sleep(START_BEAT_DELAY)
-            await self.run_memory(lambda memory: self.session().start(memory))
+        if ctx.method in START_METHODS and self._start is None:
+            self._start = threading.Timer(START_BEAT_DELAY, self._start_session)
+            self._start.daemon = True
+            self._start.start()
         return result
+
+    def _start_session(self) -> None:
+        with self._serial:
+            if self._closed:
+                return
+            try:
+                self.session().start(self.memory())
+            except ToonMemoryError as exc:  # the memory does not open: tool calls will say why
+                log.warning("session not started: %s", exc)
 
     def stop_now(self, *_: Any) -> NoReturn:
         """Signal handler: wait for a running call, compact, exit at once.
