@@ -98,7 +98,7 @@ def test_every_sessions_tool_in_process(seeded: Path, monkeypatch: pytest.Monkey
     assert merged.startswith("🔀 src/types.ts: 3 observations from 2 sessions → 2 merged")
     assert "✅ Promoted 2" in text_of(log["promote"])
     assert "📋 Captured activity" in text_of(log["listed"]) and "Edit src/types.ts" in text_of(log["listed"])
-    assert text_of(log["cleared"]) == "🧹 Cleared 1 captured events."
+    assert text_of(log["cleared"]) == "🧹 Cleared 1 captured event."
     assert text_of(log["empty"]).startswith("No captured activity. Capture is on")
 
 

@@ -25,6 +25,11 @@ FILES_SHOWN = 10
 OTHERS_SHOWN = 10
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 session``, ``2 sessions``."""
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
 def ago(last_seen: str, now: str) -> str:
     """``just now``, ``4 min ago``, ``2 h ago`` (``?`` when a stamp does not parse)."""
     from toon_memory.session import parse_stamp
@@ -93,8 +98,8 @@ def sessions_merged(report: MergeReport, call: Call) -> Rendered:
         text = f"No observations about {report.file} from any session."
         return Rendered(text, report.to_dict())
     lines = [
-        f"🔀 {report.file}: {report.observations} observations from "
-        f"{len(report.sessions)} sessions → {len(report.merged)} merged"
+        f"🔀 {report.file}: {plural(report.observations, 'observation')} from "
+        f"{plural(len(report.sessions), 'session')} → {len(report.merged)} merged"
     ]
     for n, item in enumerate(report.merged, 1):
         seen = ", ".join(item.agents or item.sessions) or "?"
@@ -118,7 +123,8 @@ def _event_line(event: Mapping[str, Any]) -> str:
 def captured_shown(report: CapturedReport, call: Call) -> Rendered:
     """``memory_captured``: the events (oldest first), or how many were cleared."""
     if report.action == "clear":
-        return Rendered(f"🧹 Cleared {report.cleared} captured events.", report.to_dict())
+        text = f"🧹 Cleared {plural(report.cleared, 'captured event')}."
+        return Rendered(text, report.to_dict())
     state = "on" if report.enabled else 'off (set "capture": true in config.json)'
     if not report.events:
         return Rendered(f"No captured activity. Capture is {state}.", report.to_dict())
