@@ -161,3 +161,17 @@ def test_two_agents_servers_touching_one_file_conflict(project: Path, home: Path
     assert conflicts.startswith("🔥 Soft conflicts (1):")
     assert "src/schemas.ts" in conflicts and "(agent-one)" in conflicts and "(agent-two)" in conflicts
     assert "2 observations from 2 sessions → 1 merged" in merged
+
+
+def test_no_memory_folder_is_created_by_the_server_heartbeat(project: Path) -> None:
+    async def play() -> list[Any]:
+        async with Client(ToonMemoryServer(project)) as client:
+            return [await client.call_tool("memory_captured", {}),
+                    await client.call_tool("memory_merge_sessions", {"file": "a.py", "promote": True}),
+                    await client.call_tool("memory_sessions", {})]  # fmt: skip
+
+    captured, merged, listed = anyio.run(play)
+    assert text_of(captured).startswith("No captured activity. Capture is off")
+    assert text_of(merged) == "No observations about a.py from any session."
+    assert text_of(listed) == "No active sessions (window 10 min)."
+    assert not (project / ".toon-memory").exists()

@@ -53,8 +53,8 @@ class ServerSession:
         return self._environ.get("TOON_MEMORY_AGENT", "").strip() or self.client or "mcp"
 
     def start(self, memory: Memory) -> None:
-        """The first heartbeat (after the handshake), if the memory exists and none was written."""
-        if not self.started and memory.sessions.exists():
+        """The first heartbeat (after the handshake), unless one was written."""
+        if not self.started:
             self._beat(memory, (), ())
 
     def after_call(self, memory: Memory, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
@@ -86,6 +86,8 @@ class ServerSession:
     ) -> None:
         from toon_memory.store.processes import agent_pid
 
+        if not memory.sessions.exists():
+            return  # never create a memory folder just to beat
         try:
             self.id = self.id or _session_id(self._environ)
             memory.sessions.beat(
