@@ -38,7 +38,9 @@ def test_shells_between_the_hook_and_its_agent_are_skipped(tmp_path: Path) -> No
     assert process_info(70, proc) is None
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists() or not shutil.which("sh"), reason="no /proc")
+@pytest.mark.skipif(
+    not Path("/proc/self/stat").exists() or not shutil.which("sh"), reason="no /proc"
+)
 def test_a_hook_run_through_a_shell_records_the_agent_pid(project: Path) -> None:
     Memory(project).init()
     agent = textwrap.dedent(
@@ -62,7 +64,9 @@ def test_replies_and_agents_from_the_environment() -> None:
     assert agent_from_env({"CLAUDE_PROJECT_DIR": "/p", "CURSOR_VERSION": "1.7"}) == "cursor"
     assert agent_from_env({}) == ""
     default = json.loads(context_reply("", "SessionStart", "hi"))
-    assert default == {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "hi"}}
+    assert default == {
+        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "hi"}
+    }
     assert json.loads(context_reply("Cursor", "sessionStart", "hi")) == {"additional_context": "hi"}
     assert context_reply("goose", "SessionStart", "hi") == ""
     assert context_reply("claude", "SessionStart", "") == ""

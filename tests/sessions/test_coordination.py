@@ -17,7 +17,7 @@ from tests.project.gitrepo import commit_files, git, init_repo
 from toon_memory import Memory
 from toon_memory import session as S
 from toon_memory.config import update_config
-from toon_memory.coordination import (
+from toon_memory.coordination.rules import (
     activity_summary,
     agent_conflicts,
     hook_session_id,
@@ -52,7 +52,11 @@ def test_beat_records_the_branch_files_and_is_listed_as_you(memory: Memory, repo
     session = memory.sessions.beat(
         "claude-1", agent="claude", files=[str(repo / "src/auth.py"), "./src/db.py:10-20"], pid=4242
     )
-    assert (session.branch, session.files, session.pid) == ("feature/auth", ("src/auth.py", "src/db.py"), 4242)
+    assert (session.branch, session.files, session.pid) == (
+        "feature/auth",
+        ("src/auth.py", "src/db.py"),
+        4242,
+    )
     on_disk = json.loads((memory.paths.folder / "sessions" / "claude-1.json").read_text())
     assert on_disk["agent"] == "claude" and on_disk["branch"] == "feature/auth"
     report = memory.sessions.list()
@@ -74,7 +78,9 @@ def test_soft_conflicts_are_between_agent_processes(memory: Memory) -> None:
     assert report.you == "b-mcp" and set(report.mine) == {"b", "b-mcp"}
     assert [s.id for s in report.others()] == ["a"]
     only = sessions.list(conflicts_only=True).to_dict()
-    assert "sessions" not in only and only["conflicts"] == [{"file": "src/types.ts", "sessions": ["a", "b"]}]
+    assert "sessions" not in only and only["conflicts"] == [
+        {"file": "src/types.ts", "sessions": ["a", "b"]}
+    ]
     sessions.end("a")
     assert sessions.list().conflicts == {}
     assert "a" not in [s.id for s in sessions.list().sessions]  # ended: not active
@@ -178,7 +184,9 @@ def test_merge_reads_the_captured_log_too_and_checks_its_file(memory: Memory) ->
 
 def test_tool_use_is_captured_only_when_capture_is_on(memory: Memory) -> None:
     sessions = memory.sessions
-    sessions.tool_used("s", agent="claude", files=["src/a.py"], tool="Edit", summary="Edit src/a.py")
+    sessions.tool_used(
+        "s", agent="claude", files=["src/a.py"], tool="Edit", summary="Edit src/a.py"
+    )
     assert sessions.captured().events == () and not sessions.captured().enabled
     update_config(memory.paths.config, {"capture": True})
     sessions.tool_used("s", agent=None, files=["src/a.py", "src/b.py"], tool="Edit", summary="e")
@@ -195,7 +203,8 @@ def test_tool_use_is_captured_only_when_capture_is_on(memory: Memory) -> None:
 
 
 @pytest.mark.parametrize(
-    ("action", "limit", "field"), [("purge", 50, "action"), ("list", 0, "limit"), ("list", True, "limit")]
+    ("action", "limit", "field"),
+    [("purge", 50, "action"), ("list", 0, "limit"), ("list", True, "limit")],
 )
 def test_captured_checks_its_arguments(memory: Memory, action: str, limit: int, field: str) -> None:
     with pytest.raises(InputError) as bad:
@@ -207,14 +216,23 @@ def test_captured_checks_its_arguments(memory: Memory, action: str, limit: int, 
 
 
 def test_read_tools_redaction_summary_and_hook_ids() -> None:
-    assert [is_read_tool(t) for t in ("Read", "read_file", "NotebookRead", "Grep", "list_directory")] == [True] * 5
-    assert not any(is_read_tool(t) for t in ("Edit", "Write", "apply_patch", "Bash", "write_file", ""))
-    text = redact("curl -H 'Authorization: Bearer abc.def.ghi123' api_key=sk-proj-abcdefghijklmnopqrstu")
+    assert [
+        is_read_tool(t) for t in ("Read", "read_file", "NotebookRead", "Grep", "list_directory")
+    ] == [True] * 5
+    assert not any(
+        is_read_tool(t) for t in ("Edit", "Write", "apply_patch", "Bash", "write_file", "")
+    )
+    text = redact(
+        "curl -H 'Authorization: Bearer abc.def.ghi123' api_key=sk-proj-abcdefghijklmnopqrstu"
+    )
     assert "abc.def" not in text and "sk-proj" not in text and "<redacted>" in text
     summary = activity_summary("Bash", [], {"tool_input": {"command": "export TOKEN=hunter2hunter2 && make"},
                                             "tool_response": {"command": "ignored"}})  # fmt: skip
     assert summary == "Bash: export TOKEN=<redacted> && make"
-    assert activity_summary("Edit", ["src/a.py"], {"tool_input": {"file_path": "src/a.py"}}) == "Edit src/a.py"
+    assert (
+        activity_summary("Edit", ["src/a.py"], {"tool_input": {"file_path": "src/a.py"}})
+        == "Edit src/a.py"
+    )
     assert len(activity_summary("Bash", [], {"command": "x" * 500})) == 200
     assert hook_session_id("6f1c-uuid", "claude", 9) == "6f1c-uuid"
     assert hook_session_id("a/b:c", "", 9) == "a-b-c"

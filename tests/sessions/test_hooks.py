@@ -109,7 +109,11 @@ def test_claude_code_session_start_post_tool_stop(project: Path) -> None:
     assert "use-zod" in text and "no-sync-io" in text
     assert post[1] == "" and post_read[1] == ""
     (listed,) = sessions_cli(project)["sessions"]
-    assert (listed["id"], listed["agent"], listed["branch"]) == ("7f0c-claude", "claude", "feature/auth")
+    assert (listed["id"], listed["agent"], listed["branch"]) == (
+        "7f0c-claude",
+        "claude",
+        "feature/auth",
+    )
     assert listed["files"] == ["src/app.py"]  # a Read touches nothing
     (stop,) = agent(project, [("stop", claude(project, "Stop", stop_hook_active=False), [])])
     assert stop == [0, "", ""]
@@ -164,7 +168,9 @@ def test_two_agents_on_one_file_see_each_other_and_the_conflict(project: Path) -
     (third,) = agent(project, [("session-start", codex(project, "SessionStart"), [])])
     text = _context(third[1])
     assert "Other active sessions (2):" in text
-    assert "- claude @ feature/auth (7f0c-claude)" in text and "gemini @ feature/auth (g-3a1)" in text
+    assert (
+        "- claude @ feature/auth (7f0c-claude)" in text and "gemini @ feature/auth (g-3a1)" in text
+    )
     assert "⚠️ Soft conflicts (1)" in text and "src/types.ts" in text
     data = sessions_cli(project)
     assert data["conflicts"] == [{"file": "src/types.ts", "sessions": ["7f0c-claude", "g-3a1"]}]
@@ -270,7 +276,9 @@ def test_a_read_only_memory_folder_does_not_break_the_agent(project: Path) -> No
     folder = project / ".toon-memory/memory"
     folder.chmod(0o555)
     try:
-        ((code, out, err),) = agent(project, [("session-start", claude(project, "SessionStart"), [])])
+        ((code, out, err),) = agent(
+            project, [("session-start", claude(project, "SessionStart"), [])]
+        )
     finally:
         folder.chmod(0o755)
     assert (code, out) == (0, "") and err.count("\n") == 1

@@ -24,16 +24,22 @@ def observed(project: Path) -> Path:
                          notes=[("src/api.py", "Handlers validate the input with pydantic models"),
                                 ("src/api.py", "Errors are returned as RFC 7807 problem details")])  # fmt: skip
     update_config(memory.paths.config, {"capture": True})
-    memory.sessions.tool_used("s-one", agent=None, files=["src/api.py"], tool="Edit", summary="Edit src/api.py")
+    memory.sessions.tool_used(
+        "s-one", agent=None, files=["src/api.py"], tool="Edit", summary="Edit src/api.py"
+    )
     return project
 
 
 def test_sessions_text_json_and_you(observed: Path) -> None:
-    text = run_cli("sessions", project=observed, check=True, env={"TOON_MEMORY_SESSION": "s-two"}).stdout
+    text = run_cli(
+        "sessions", project=observed, check=True, env={"TOON_MEMORY_SESSION": "s-two"}
+    ).stdout
     assert "🧭 Active sessions (2), window 10 min:" in text
     assert "• gemini (you)" in text and "• claude\n" in text
     assert "🔥 Soft conflicts (1):" in text and "src/api.py" in text
-    data = json.loads(run_cli("sessions", "--conflicts-only", "--json", project=observed, check=True).stdout)
+    data = json.loads(
+        run_cli("sessions", "--conflicts-only", "--json", project=observed, check=True).stdout
+    )
     assert data == {"window_minutes": 10, "you": None,
                     "conflicts": [{"file": "src/api.py", "sessions": ["s-one", "s-two"]}]}  # fmt: skip
 

@@ -72,7 +72,7 @@ def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes
     from toon_memory.agents import parse_hook_payload
     from toon_memory.agents.command import HOOK_ACTIONS
     from toon_memory.agents.replies import agent_from_env
-    from toon_memory.coordination import hook_session_id
+    from toon_memory.coordination.rules import hook_session_id
     from toon_memory.errors import InputError
     from toon_memory.store.processes import agent_pid
 
@@ -96,7 +96,7 @@ def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes
 
 
 def _post_tool(memory: Memory, sid: str, agent: str, event: HookEvent, pid: int) -> None:
-    from toon_memory.coordination import activity_summary
+    from toon_memory.coordination.rules import activity_summary
 
     summary = activity_summary(event.tool_name, event.files, event.raw)
     memory.sessions.tool_used(

@@ -17,7 +17,7 @@ from toon_memory.render.core import render_remember
 from toon_memory.render.results import Rendered
 
 if TYPE_CHECKING:
-    from toon_memory.coordination import CapturedReport, MergeReport, SessionsReport
+    from toon_memory.coordination.reports import CapturedReport, MergeReport, SessionsReport
     from toon_memory.session import Session
 
 Call = Mapping[str, Any]
