@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -300,3 +301,12 @@ def test_parallel_agents_each_keep_their_own_heartbeat(project: Path) -> None:
     for n in range(4):
         assert sorted(found[f"par-{n}"]) == sorted(f"src/f{n}_{i}.py" for i in range(6))
     assert not list((project / ".toon-memory/memory/sessions").glob("*.tmp"))
+
+
+@pytest.mark.skipif(not shutil.which("sh"), reason="needs a POSIX shell")
+def test_a_closed_stdout_still_exits_0(project: Path) -> None:
+    line = f"{sys.executable} -m toon_memory hook session-start >&-"
+    payload = json.dumps(claude(project, "SessionStart"))
+    done = subprocess.run(["sh", "-c", line], input=payload, text=True, cwd=project,
+                          capture_output=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0 and done.stderr.count("\n") == 1

@@ -49,6 +49,18 @@ def hook(ctx: Context, action: str, agent: str | None) -> None:
         problem = " ".join(str(exc).split()) or type(exc).__name__
         with contextlib.suppress(Exception):  # stderr gone: nothing left to tell
             click.echo(f"toon-memory hook {action or '?'}: {problem}"[:300], err=True)
+    finally:
+        _settle_streams()
+
+
+def _settle_streams() -> None:
+    """Swap a closed or broken stdout/stderr for the null device, so leaving exits 0."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        try:
+            stream.flush()
+        except Exception:  # None, closed, or a reader that went away
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
 
 
 def _stdin() -> bytes:
