@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from toon_memory import Memory
-from toon_memory.agents.replies import agent_from_env, context_reply
+from toon_memory.agents.replies import agent_from_env, agent_from_payload, context_reply
 from toon_memory.store.processes import agent_pid, process_info
 
 
@@ -63,6 +63,8 @@ def test_replies_and_agents_from_the_environment() -> None:
     assert agent_from_env({"CLAUDE_PROJECT_DIR": "/p", "GEMINI_PROJECT_DIR": "/p"}) == "gemini"
     assert agent_from_env({"CLAUDE_PROJECT_DIR": "/p", "CURSOR_VERSION": "1.7"}) == "cursor"
     assert agent_from_env({}) == ""
+    assert agent_from_payload({"turn_id": "t1", "session_id": "s"}) == "codex"
+    assert agent_from_payload({"session_id": "s"}) == ""
     default = json.loads(context_reply("", "SessionStart", "hi"))
     assert default == {
         "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "hi"}

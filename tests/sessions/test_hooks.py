@@ -134,9 +134,11 @@ def test_codex_session_and_apply_patch(project: Path) -> None:
         ("stop", codex(project, "Stop", turn_id="t1", stop_hook_active=False), []),
     ])  # fmt: skip
     assert [start[0], tool[0], stop[0]] == [0, 0, 0] and tool[2] == ""
-    assert "019a-codex" in _context(start[1])
+    assert "this session agent @ feature/auth (019a-codex)" in _context(start[1])
     recorded = json.loads((project / ".toon-memory/memory/sessions/019a-codex.json").read_text())
     assert recorded["ended"] is True and recorded["branch"] == "feature/auth"
+    assert recorded["agent"] == "codex"  # named by its post-tool payload (turn_id)
+    assert recorded["files"] == []  # released when it ended
 
 
 def test_gemini_stdout_is_json_only(project: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import Any
 
 #: Hook environment variables that name the agent, most specific first (Gemini,
 #: Qwen, Cursor and Grok also set ``CLAUDE_PROJECT_DIR`` for Claude-style hooks).
@@ -31,6 +32,11 @@ _FLAT = {"cursor": "additional_context", "cline": "contextModification"}
 def agent_from_env(environ: Mapping[str, str]) -> str:
     """The agent a hook runs under, from the variables it sets; ``""`` when unknown."""
     return next((agent for name, agent in ENV_MARKERS if environ.get(name)), "")
+
+
+def agent_from_payload(payload: Mapping[str, Any]) -> str:
+    """The agent a payload's own fields give away (Codex: ``turn_id``); ``""`` when unknown."""
+    return "codex" if isinstance(payload.get("turn_id"), str) else ""
 
 
 def context_reply(agent: str, event_name: str, text: str) -> str:

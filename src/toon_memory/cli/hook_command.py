@@ -83,7 +83,7 @@ def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes
     """Do what ``action`` asks; return the line to print on stdout (``""``: nothing)."""
     from toon_memory.agents import parse_hook_payload
     from toon_memory.agents.command import HOOK_ACTIONS
-    from toon_memory.agents.replies import agent_from_env
+    from toon_memory.agents.replies import agent_from_env, agent_from_payload
     from toon_memory.coordination.rules import hook_session_id
     from toon_memory.errors import InputError
     from toon_memory.store.processes import agent_pid
@@ -92,6 +92,7 @@ def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes
         raise InputError("action", f"expected one of {', '.join(HOOK_ACTIONS)}, got {action!r}")
     agent = (agent_opt or agent_from_env(os.environ)).strip().lower()
     event = parse_hook_payload(raw, agent or None)
+    agent = agent or agent_from_payload(event.raw)
     memory = _memory(project, event)
     if not memory.sessions.exists():
         raise InputError("project", f"no memory in {memory.root} (toon-memory init creates one)")
