@@ -129,7 +129,7 @@ def test_a_servers_heartbeat_is_seen_from_a_second_client(project: Path, home: P
     async def play() -> tuple[str, str, dict[str, Any]]:
         first = _params(project, home, TOON_MEMORY_SESSION="server-a", TOON_MEMORY_AGENT="opencode")
         async with Client(first) as a:
-            await a.list_tools()  # idle: no tool call, the heartbeat follows the handshake
+            await a.call_tool("memory_stats", {})  # the first use of the memory starts it
             async with Client(_params(project, home)) as b:
                 seen = await _until(b, lambda text: "id: server-a" in text)
         async with Client(_params(project, home)) as c:

@@ -8,8 +8,8 @@ the first call, the tool list is built on the first ``tools/list``). Every
 becomes a tool error (``isError``) naming the parameter here and nowhere
 else; ``close()`` ends the server's session and compacts the memory if it was
 opened. The server's session heartbeat (``heartbeat``) is written in the worker
-thread, never on the start-up path: shortly after the handshake (or at the first
-tool call, if sooner) and after each write tool call.
+thread, never on the start-up path: when the memory is first opened (the first
+tool call, resource or prompt after the handshake) and after each write tool call.
 """
 
 from __future__ import annotations
@@ -42,10 +42,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 log = logging.getLogger("toon_memory.server")
-#: Seconds between the handshake and the session's first heartbeat (off the start-up path).
-START_BEAT_DELAY = 0.3
-#: What completes a handshake: ``initialized`` (up to 2025-11-25), ``server/discover`` (later).
-START_METHODS = frozenset({"notifications/initialized", "server/discover"})
 
 INSTRUCTIONS = (
     "Persistent project memory. Start a task with memory_smart_recall; save decisions, "
@@ -108,10 +104,8 @@ class ToonMemoryServer(MCPServer[Any]):
         self._tools: list[MCPTool] | None = None
         self._session: ServerSession | None = None
         self._client_name = ""
-        self._start: threading.Timer | None = None
-        self._closed = False
         self._register_views()
-        self.middleware.append(self._after_handshake)
+        self.middleware.append(self._client_name_of)
 
     # -- the memory ------------------------------------------------------------------
     def memory(self) -> Memory:
@@ -122,6 +116,7 @@ class ToonMemoryServer(MCPServer[Any]):
             self._memory = Memory(self._project)
             for note in self._memory.notices():
                 log.warning("note: %s", note)
+            self.session().start(self._memory)
         return self._memory
 
     async def run_memory(self, func: Callable[[Memory], T]) -> T:
@@ -136,7 +131,6 @@ class ToonMemoryServer(MCPServer[Any]):
     def close(self) -> None:
         """End the session and compact the memory on the way out (no-op if never opened)."""
         with self._serial:
-            self._closed = True
             if self._memory is not None:
                 self.session().end(self._memory)
                 self._memory.close()
@@ -149,31 +143,16 @@ class ToonMemoryServer(MCPServer[Any]):
             self._session = ServerSession(client=self._client_name)
         return self._session
 
-    async def _after_handshake(
+    async def _client_name_of(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
-        """Middleware: note the client's name; once it is initialized, schedule the first
-        heartbeat (on a timer thread, under the lock: never on the start-up path)."""
-        result = await call_next(ctx)
+        """Middleware: note the MCP client's name (the session's agent) once it is known."""
         if not self._client_name:
             info = getattr(getattr(ctx.session, "client_params", None), "client_info", None)
             self._client_name = str(getattr(info, "name", "") or "")
             if self._session is not None:
                 self._session.client = self._client_name
-        if ctx.method in START_METHODS and self._start is None:
-            self._start = threading.Timer(START_BEAT_DELAY, self._start_session)
-            self._start.daemon = True
-            self._start.start()
-        return result
-
-    def _start_session(self) -> None:
-        with self._serial:
-            if self._closed:
-                return
-            try:
-                self.session().start(self.memory())
-            except ToonMemoryError as exc:  # the memory does not open: tool calls will say why
-                log.warning("session not started: %s", exc)
+        return await call_next(ctx)
 
     def stop_now(self, *_: Any) -> NoReturn:
         """Signal handler: wait for a running call, compact, exit at once.

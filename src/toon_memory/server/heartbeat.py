@@ -1,4 +1,4 @@
-"""The MCP server's own session: a heartbeat after the handshake and on each write tool call.
+"""The MCP server's own session: a heartbeat when it opens the memory and after each write call.
 
 Invariant: nothing here can fail a tool call or the server (a heartbeat that
 cannot be written is logged and skipped); every method runs with the memory
@@ -53,15 +53,14 @@ class ServerSession:
         return self._environ.get("TOON_MEMORY_AGENT", "").strip() or self.client or "mcp"
 
     def start(self, memory: Memory) -> None:
-        """The first heartbeat (after the handshake), unless one was written."""
+        """The first heartbeat (when the server opens the memory), unless one was written."""
         if not self.started:
             self._beat(memory, (), ())
 
     def after_call(self, memory: Memory, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
-        """After a successful tool call: a write tool beats, with its ``file`` as a file
-        touched (and its content as a note on it); any tool starts the session."""
+        """After a successful write tool call: beat, with its ``file`` as a file touched
+        (and its content as a note on it). Reading tools leave the heartbeat alone."""
         if spec.read_only:
-            self.start(memory)
             return
         file = str(arguments.get("file") or "").strip()
         files = (file,) if file else ()
