@@ -26,6 +26,8 @@ REMEMBER_ORIGINS: tuple[str, ...] = ("human", "agent", "inferred")
 FORGET_ACTIONS: tuple[str, ...] = ("soft", "hard", "restore", "supersede")
 TAG_ACTIONS: tuple[str, ...] = ("add", "remove", "set")
 DIFF_TYPES: tuple[str, ...] = ("all", "created", "updated")
+#: ``memory_captured`` actions: list the activity log, or clear it.
+CAPTURED_ACTIONS: tuple[str, ...] = ("list", "clear")
 #: Recall modes and output budgets (``search.RecallOptions`` validates against these).
 RECALL_MODES: tuple[str, ...] = ("flat", "graph", "index")
 RECALL_BUDGETS: tuple[str, ...] = ("tiny", "normal", "deep")

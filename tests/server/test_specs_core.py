@@ -35,6 +35,7 @@ ENUMS: dict[tuple[str, str], tuple[Any, ...]] = {
     ("memory_state", "action"): session_state.ACTIONS,
     ("memory_state", "field"): session_state.FIELDS,
     ("memory_consolidate", "mode"): model.CONSOLIDATE_MODES,
+    ("memory_captured", "action"): model.CAPTURED_ACTIONS,
 }
 #: CLI command, option -> the core constant its choices must equal.
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -45,6 +46,7 @@ CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("recall", "budget"): model.RECALL_BUDGETS,
     ("search", "budget"): model.RECALL_BUDGETS,
     ("consolidate", "mode"): model.CONSOLIDATE_MODES,
+    ("captured", "action"): model.CAPTURED_ACTIONS,
 }
 
 

@@ -15,7 +15,7 @@ import pytest
 from mcp.client import Client
 
 # tool -> (invalid arguments, parameter the error must name, valid arguments)
-from tests.server import contract_context
+from tests.server import contract_context, contract_sessions
 from tests.server.helpers import make_project, snapshot, stdio_params, text_of
 from tests.server.test_curation_tools import E2E_ROWS as CURATION_ROWS
 
@@ -46,7 +46,7 @@ SCRIPT: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
     ("memory_state", {"action": "add", "field": "key_context"}, "value",
      {"action": "add", "field": "key_context", "value": ["user prefers pnpm"]}),
 ]  # fmt: skip
-SCRIPT += CURATION_ROWS
+SCRIPT += CURATION_ROWS + contract_sessions.E2E
 TOOLS = [row[0] for row in SCRIPT]
 
 

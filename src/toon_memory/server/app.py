@@ -6,7 +6,10 @@ the first call, the tool list is built on the first ``tools/list``). Every
 ``Memory`` call runs in a worker thread, one at a time (a thread lock, which
 ``stop_now`` also takes, so a signal never compacts under a running call). ``ToonMemoryError``
 becomes a tool error (``isError``) naming the parameter here and nowhere
-else; ``close()`` compacts the memory if it was opened.
+else; ``close()`` ends the server's session and compacts the memory if it was
+opened. The server's session heartbeat (``heartbeat``) is written in the worker
+thread, never on the start-up path: when the memory is first opened (the first
+tool call, resource or prompt after the handshake) and after each write tool call.
 """
 
 from __future__ import annotations
@@ -31,7 +34,11 @@ from toon_memory.server.specs import ToolSpec
 from toon_memory.server.tools import BY_NAME, TOOLS
 
 if TYPE_CHECKING:
+    from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+
     from toon_memory.memory import Memory
+    from toon_memory.render.results import Rendered
+    from toon_memory.server.heartbeat import ServerSession
 
 T = TypeVar("T")
 log = logging.getLogger("toon_memory.server")
@@ -95,7 +102,10 @@ class ToonMemoryServer(MCPServer[Any]):
         self._memory: Memory | None = None
         self._serial = threading.Lock()
         self._tools: list[MCPTool] | None = None
+        self._session: ServerSession | None = None
+        self._client_name = ""
         self._register_views()
+        self.middleware.append(self._client_name_of)
 
     # -- the memory ------------------------------------------------------------------
     def memory(self) -> Memory:
@@ -106,6 +116,7 @@ class ToonMemoryServer(MCPServer[Any]):
             self._memory = Memory(self._project)
             for note in self._memory.notices():
                 log.warning("note: %s", note)
+            self.session().start(self._memory)
         return self._memory
 
     async def run_memory(self, func: Callable[[Memory], T]) -> T:
@@ -118,10 +129,30 @@ class ToonMemoryServer(MCPServer[Any]):
         return await anyio.to_thread.run_sync(call)
 
     def close(self) -> None:
-        """Compact the memory on the way out (no-op if it was never opened)."""
+        """End the session and compact the memory on the way out (no-op if never opened)."""
         with self._serial:
             if self._memory is not None:
+                self.session().end(self._memory)
                 self._memory.close()
+
+    # -- the server's own session ----------------------------------------------------
+    def session(self) -> ServerSession:
+        if self._session is None:
+            from toon_memory.server.heartbeat import ServerSession
+
+            self._session = ServerSession(client=self._client_name)
+        return self._session
+
+    async def _client_name_of(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        """Middleware: note the MCP client's name (the session's agent) once it is known."""
+        if not self._client_name:
+            info = getattr(getattr(ctx.session, "client_params", None), "client_info", None)
+            self._client_name = str(getattr(info, "name", "") or "")
+            if self._session is not None:
+                self._session.client = self._client_name
+        return await call_next(ctx)
 
     def stop_now(self, *_: Any) -> NoReturn:
         """Signal handler: wait for a running call, compact, exit at once.
@@ -148,7 +179,13 @@ class ToonMemoryServer(MCPServer[Any]):
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}")
         try:
             args = normalise(spec, arguments)
-            out = await self.run_memory(lambda memory: run_tool(memory, spec, args))
+
+            def call(memory: Memory) -> Rendered:
+                out = run_tool(memory, spec, args)
+                self.session().after_call(memory, spec, args)
+                return out
+
+            out = await self.run_memory(call)
         except ToonMemoryError as exc:
             return error_result(spec, exc)
         return CallToolResult(
