@@ -92,7 +92,7 @@ def test_the_last_session_is_never_an_active_or_own_one(memory: Memory) -> None:
     changes = memory.context.diff()
     assert changes.basis == "24h (no earlier session on record)"
     assert changes.since == (ago(days=1)).date().isoformat()
-    memory.context.session_id = "other"
+    memory.sessions.current = "other"
     spawn_sessions(folder, {"id": "other", "seen": ago(minutes=90), "ended": True,
                             "pid": os.getppid()})  # fmt: skip
     assert memory.context.diff().basis == "24h (no earlier session on record)"

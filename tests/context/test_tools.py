@@ -88,7 +88,9 @@ def test_every_tool_through_the_in_process_client(memory: Memory, repo: Path) ->
     log = _call_all(repo, home, lambda: Client(ToonMemoryServer(repo)))
     _check(log)
     sessions = {p.stem for p in (memory.paths.folder / "sessions").glob("*.json")}
-    assert sessions == {"live"}  # the valid calls pruned the crashed session
+    ours = {s for s in sessions if s.startswith("mcp-")}  # the server's own heartbeat
+    assert len(ours) <= 1
+    assert sessions - ours == {"live"}  # the valid calls pruned the crashed session
     brief = text_of(log["context_brief"])
     assert "codex" in brief and "- Score" in brief
 

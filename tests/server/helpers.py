@@ -39,11 +39,12 @@ def stdio_params(project: Path, home: Path) -> StdioServerParameters:
 
 
 def snapshot(*roots: Path) -> dict[str, str]:
-    """Every file under ``roots`` (but the lock file) -> sha256 of its bytes."""
+    """Every file under ``roots`` -> sha256 of its bytes, but the lock file and the
+    session heartbeats (presence, written whenever the server opens the memory, not data)."""
     found: dict[str, str] = {}
     for root in roots:
         for path in sorted(root.rglob("*")):
-            if path.is_file() and path.name != ".lock":
+            if path.is_file() and path.name != ".lock" and "sessions" not in path.parts:
                 found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
     return found
 

@@ -46,7 +46,8 @@ class Context:
     """``Memory.context``: briefs for a session.
 
     ``session_id`` names this process's own session when it has one (the MCP
-    server's heartbeat); ``diff`` never takes it for "the last session". The
+    server's heartbeat, i.e. ``Sessions.current``); ``diff`` never takes it for
+    "the last session". The
     last finished session seen by any brief is remembered, so pruning its
     file (its process is gone) does not make a later ``diff`` forget it.
     """
@@ -56,9 +57,12 @@ class Context:
         self.root = root
         self._recaller = recaller
         self._sessions = sessions
-        self.session_id = ""
         self._findings: FindingsCache | None = None
         self._last: Session | None = None
+
+    @property
+    def session_id(self) -> str:
+        return self._sessions.current
 
     # -- the six briefs -----------------------------------------------------------------
     def brief(self, budget_tokens: int = DEFAULT_BUDGET_TOKENS) -> Brief:
