@@ -2,8 +2,9 @@
 
 Invariant: a file is read as UTF-8 TOON (ours or the TypeScript original's);
 a missing or empty file is an empty document (git passes an empty base when
-both sides added the file); anything else that does not decode raises
-``CorruptFileError`` and nothing is written. A write is strict TOON through
+both sides added the file); anything else that does not decode exactly (a
+repaired or skipped line included) raises ``CorruptFileError`` and nothing
+is written. A write is strict TOON through
 the store codec, replaced atomically.
 """
 
@@ -18,7 +19,11 @@ from toon_memory.store.codec import Document, decode_document, encode_document
 
 
 def read_document(path: Path) -> Document:
-    """The entries and summaries of ``path``; empty when it is missing or empty."""
+    """The entries and summaries of ``path``; empty when it is missing or empty.
+
+    Only a lossless read is accepted: a TypeScript-format file the tolerant reader
+    had to repair or skip lines of (conflict markers, a torn table) raises.
+    """
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -30,7 +35,10 @@ def read_document(path: Path) -> Document:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise CorruptFileError(path, line, "not UTF-8 text") from None
-    return decode_document(text, path)
+    doc = decode_document(text, path)
+    if doc.repairs:
+        raise CorruptFileError(path, None, f"does not decode cleanly ({doc.repairs[0]})")
+    return doc
 
 
 def write_document(path: Path, entries: list[Entry], summaries: list[Summary]) -> None:
