@@ -236,7 +236,9 @@ class Sharing:
         known = str(read_json_object(self.store.paths.config).get(GIST_ID_KEY) or "")
         notes: tuple[str, ...] = ()
         if known:
-            info = client.update(known, text, description)
+            config = self.store.paths.config
+            hint = f'remove "{GIST_ID_KEY}" from {config} to create a new gist'
+            info = client.update(known, text, description, missing=hint)
             if public:
                 notes = ("a gist's visibility is set when it is created; this one kept its own",)
         else:

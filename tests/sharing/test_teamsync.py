@@ -140,7 +140,7 @@ def test_setup_is_idempotent_and_chains_an_existing_hook(tmp_path: Path) -> None
     hooks = root / ".git" / "hooks"
     hooks.mkdir(parents=True, exist_ok=True)
     old = hooks / "pre-commit"
-    old.write_text("#!/bin/sh\necho ran >> \"$(git rev-parse --show-toplevel)/old-hook.log\"\n")
+    old.write_text('#!/bin/sh\necho ran >> "$(git rev-parse --show-toplevel)/old-hook.log"\n')
     old.chmod(0o755)
     (root / ".gitattributes").write_text("*.png binary")  # no final newline: kept as is
     first = tm(root, "git-setup", "--json").stdout
@@ -179,9 +179,10 @@ def test_setup_in_a_subproject_points_at_its_memory(tmp_path: Path) -> None:
     tm(sub, "git-setup")
     line = (top / ".gitattributes").read_text().strip()
     assert line == "services/api/.toon-memory/memory/*.toon merge=toon-memory"
-    assert '"$(git rev-parse --show-toplevel)"/services/api' in (
-        top / ".git/hooks/pre-commit"
-    ).read_text()
+    assert (
+        '"$(git rev-parse --show-toplevel)"/services/api'
+        in (top / ".git/hooks/pre-commit").read_text()
+    )
     Memory(sub).remember("knowledge", "sub-key", "in the sub project")
     (top / "x.txt").write_text("x\n")
     git(top, "add", "x.txt")

@@ -96,9 +96,11 @@ class GistClient:
                 "files": {GIST_FILE: {"content": text}}}  # fmt: skip
         return _info(self._call("POST", "/gists", body, what="create a gist"))
 
-    def update(self, gist_id: str, text: str, description: str) -> GistInfo:
+    def update(self, gist_id: str, text: str, description: str, missing: str = "") -> GistInfo:
+        """Replace the gist's memory file; ``missing`` is added to a 404's message."""
         body = {"description": description, "files": {GIST_FILE: {"content": text}}}
-        return _info(self._call("PATCH", f"/gists/{gist_id}", body, what=f"update gist {gist_id}"))
+        what = f"update gist {gist_id}"
+        return _info(self._call("PATCH", f"/gists/{gist_id}", body, what=what, missing=missing))
 
     def fetch(self, gist_id: str) -> str:
         """The memory document a gist holds (``toon-memory.toon``, else its one .toon file)."""
@@ -122,7 +124,9 @@ class GistClient:
             headers["Authorization"] = f"Bearer {self.token}"
         return headers
 
-    def _call(self, method: str, path: str, body: dict[str, Any] | None, what: str) -> Any:
+    def _call(
+        self, method: str, path: str, body: dict[str, Any] | None, what: str, missing: str = ""
+    ) -> Any:
         import httpx
 
         try:
@@ -134,7 +138,8 @@ class GistClient:
                 f"could not {what}: {self.base_url} did not answer ({type(exc).__name__}: {exc}); "
                 f"check the network, or {API_ENV} if you use GitHub Enterprise")) from None  # fmt: skip
         if answer.status_code >= 400:
-            raise SyncError(self._clean(self._explain(answer, what, path)))
+            hint = f"; {missing}" if missing and answer.status_code == 404 else ""
+            raise SyncError(self._clean(self._explain(answer, what, path) + hint))
         try:
             return answer.json()
         except ValueError:
