@@ -101,6 +101,7 @@ class Watcher:
             entries, summaries = list(state.entries.values()), list(state.summaries.values())
             digest = watch_backups.content_digest(entries, summaries)
             if digest == self._last:
+                self.log("no change")
                 return None
             text = document_text(entries, summaries)
             path = watch_backups.write_watch_backup(self.paths, text, self.compress)

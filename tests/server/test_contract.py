@@ -31,7 +31,10 @@ CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {
     **sharing.CONTRACT,
 }
 DATA_TOOLS = (
-    core.DATA_TOOLS | context.DATA_TOOLS | sessions.DATA_TOOLS | curation.DATA_TOOLS
+    core.DATA_TOOLS
+    | context.DATA_TOOLS
+    | sessions.DATA_TOOLS
+    | curation.DATA_TOOLS
     | sharing.DATA_TOOLS
 )
 #: Tools the seeds' list does not have (not counted in its tools/list budget).

@@ -15,9 +15,18 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from toon_memory.model import Entry
+from toon_memory.store.codec import encode_document
+
 GOOD_TOKEN = "ghp_fakeTOKEN1234567890abcdefGOOD"
 NO_SCOPE_TOKEN = "ghp_fakeTOKEN_without_gist_scope0"
 RESET = 1_900_000_000  # 2030-03-17 17:46:40 UTC
+SEEDED_GIST = "5eed00000000000000000000000000ab"
+SEEDED_TEXT = encode_document(
+    [Entry(id="5eed0001", category="pattern", key="shared-lint", content="Lint with ruff in CI",
+           tags=["lint"], date="2026-07-01", created="2026-07-01T00:00:00Z",
+           updated="2026-07-01T00:00:00Z")], [],
+)  # fmt: skip
 
 
 @dataclass
@@ -62,6 +71,16 @@ class FakeGitHub:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
+
+    def environment(self) -> dict[str, str]:
+        """What a toon-memory process needs to use this API with a good token."""
+        return {"TOON_MEMORY_GITHUB_API": self.url, "GITHUB_TOKEN": GOOD_TOKEN}
+
+    def seed_public_gist(self, gist_id: str = SEEDED_GIST) -> str:
+        """A public gist someone else exported (one entry); returns its id."""
+        self.gists[gist_id] = {"owner": "someone", "public": True, "description": "toon-memory",
+                               "files": {"toon-memory.toon": {"content": SEEDED_TEXT}}}  # fmt: skip
+        return gist_id
 
     def stop(self) -> None:
         if self.server is not None:
