@@ -160,7 +160,7 @@ def test_gists_that_hold_no_memory(project: Path, github: FakeGitHub,
     github.gists["abc2"] = {"owner": GOOD_TOKEN, "public": True, "description": "",
                             "files": {"toon-memory.toon": {"content": "just words"}}}  # fmt: skip
     before = memory.paths.data.read_bytes()
-    with pytest.raises(SyncError, match="holds no toon-memory.toon"):
+    with pytest.raises(SyncError, match=r"holds no toon-memory\.toon"):
         memory.sharing.import_gist("abc1")
     with pytest.raises(SyncError, match="not a toon-memory document; nothing imported"):
         memory.sharing.import_gist("abc2")

@@ -12,9 +12,6 @@ Importing this module loads click and nothing of the core.
 from __future__ import annotations
 
 import os
-import signal
-import stat
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -171,6 +168,8 @@ def watch(
 
 @contextmanager
 def _stopping_on_signals(stop: StopSignal) -> Iterator[None]:
+    import signal
+
     names = ("SIGINT", "SIGTERM", "SIGHUP")
     wanted = [getattr(signal, name) for name in names if hasattr(signal, name)]
     previous = {}
@@ -185,6 +184,9 @@ def _stopping_on_signals(stop: StopSignal) -> Iterator[None]:
 
 def _stop_when_stdin_closes(stop: StopSignal) -> None:
     """A piped stdin (a parent that spawned us) closing ends the watch; a terminal does not."""
+    import stat
+    import threading
+
     try:
         mode = os.fstat(0).st_mode
     except OSError:
