@@ -96,6 +96,9 @@ class Watcher:
     def check(self) -> Path | None:
         """Back up now if the memory changed since the newest watch backup."""
         self.summary.checks += 1
+        if not self.paths.data.exists() and not self.paths.journal.exists():
+            self.log("no memory written yet")
+            return None
         try:
             state = self.store.state()
             entries, summaries = list(state.entries.values()), list(state.summaries.values())

@@ -168,6 +168,8 @@ def test_invalid_arguments(project: Path) -> None:
 
 def test_watcher_api(project: Path) -> None:
     memory = Memory(project)
+    assert memory.sharing.watcher().check() is None  # nothing written yet: nothing to back up
+    assert not memory.paths.folder.exists()
     memory.remember("knowledge", "k", "v")
     watcher = memory.sharing.watcher(interval_minutes=1, max_backups=1)
     first = watcher.check()
