@@ -206,3 +206,19 @@ def test_cli_export_and_import(project: Path, github: FakeGitHub) -> None:
         assert GOOD_TOKEN not in str(out)
     bad = run_cli("gist", "import", "no such id!", project=other)
     assert bad.returncode == 2 and "gist_id" in bad.stderr
+
+
+def test_the_token_is_written_nowhere(project: Path, github: FakeGitHub, tmp_path: Path) -> None:
+    """After exports, an import and a refused call, no file under the test's folders (project,
+    home, caches, backups) holds the token."""
+    memory = seeded(project)
+    env = {"GITHUB_TOKEN": GOOD_TOKEN}
+    for args in (("gist", "export"), ("gist", "export"), ("backup",)):
+        run_cli(*args, project=project, env=env, check=True)
+    gist_id = json.loads(memory.paths.config.read_text())["gistId"]
+    run_cli("gist", "import", gist_id, project=other_project(project).root, env=env, check=True)
+    github.rate_limited = True
+    assert run_cli("gist", "export", project=project, env=env).returncode == 1
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            assert GOOD_TOKEN.encode() not in path.read_bytes(), path

@@ -221,3 +221,15 @@ def test_merge_driver_command_merges_archive_files_and_refuses_what_does_not_dec
     failed = run_cli("merge-driver", str(base), str(ours), str(theirs))
     assert failed.returncode == 1 and str(theirs) in failed.stderr
     assert ours.read_bytes() == before  # nothing written: git reports a conflict
+
+
+def test_pre_commit_api_folds_and_stages(tmp_path: Path) -> None:
+    from toon_memory.sharing import pre_commit
+
+    root = init_repo(tmp_path / "repo")
+    memory = Memory(root)
+    memory.remember("knowledge", "k", "v")
+    message = pre_commit(memory)
+    assert message.endswith("staged data.toon")
+    assert git(root, "diff", "--cached", "--name-only").split() == [DATA]
+    assert git(root, "log", "--oneline", "--all") == ""  # nothing committed
