@@ -11,6 +11,7 @@ only these, and only at the edge.
     │   ├── CorruptFileError  a file that does not decode; names file and line
     │   └── LockTimeoutError  the store lock could not be taken in time
     ├── ImportFormatError     an import file that cannot be read at all
+    ├── SyncError             git or GitHub refused a sharing step; says what to do
     └── AgentConfigError      an agent's config file the installer will not edit;
                               names file and line, the file is left untouched
 """
@@ -70,6 +71,11 @@ class ImportFormatError(ToonMemoryError):
     """An import file is in no format we can read."""
 
     exit_code = 2
+
+
+class SyncError(ToonMemoryError):
+    """Sharing failed outside our files: git, or the GitHub API (a bad token, a rate limit,
+    an unknown gist). The message says what to do and never holds a token."""
 
 
 class AgentConfigError(ToonMemoryError):

@@ -32,9 +32,12 @@ def server_env(project: Path, home: Path) -> dict[str, str]:
     }
 
 
-def stdio_params(project: Path, home: Path) -> StdioServerParameters:
+def stdio_params(
+    project: Path, home: Path, extra: dict[str, str] | None = None
+) -> StdioServerParameters:
     env = {k: v for k, v in os.environ.items() if k.startswith(("PATH", "PYTHON", "LANG", "LC_"))}
     env.update(server_env(project, home))
+    env.update(extra or {})
     return StdioServerParameters(command=SERVER_CMD[0], args=SERVER_CMD[1:], env=env)
 
 

@@ -18,6 +18,8 @@ from mcp.client import Client
 from tests.server import contract_context, contract_sessions
 from tests.server.helpers import make_project, snapshot, stdio_params, text_of
 from tests.server.test_curation_tools import E2E_ROWS as CURATION_ROWS
+from tests.sharing.fakegithub import FakeGitHub
+from tests.sharing.test_sharing_tools import E2E_ROWS as SHARING_ROWS
 
 SCRIPT: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
     ("memory_remember", {"category": "opinion", "key": "x", "content": "y"}, "category",
@@ -46,7 +48,7 @@ SCRIPT: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
     ("memory_state", {"action": "add", "field": "key_context"}, "value",
      {"action": "add", "field": "key_context", "value": ["user prefers pnpm"]}),
 ]  # fmt: skip
-SCRIPT += CURATION_ROWS + contract_sessions.E2E
+SCRIPT += CURATION_ROWS + contract_sessions.E2E + SHARING_ROWS
 TOOLS = [row[0] for row in SCRIPT]
 
 
@@ -61,10 +63,10 @@ async def _seed(client: Client) -> None:
         assert not result.is_error, text_of(result)
 
 
-async def _play(project: Path, home: Path) -> dict[str, Any]:
+async def _play(project: Path, home: Path, extra: dict[str, str]) -> dict[str, Any]:
     log: dict[str, Any] = {}
     store = project / ".toon-memory"
-    async with Client(stdio_params(project, home)) as client:
+    async with Client(stdio_params(project, home, extra)) as client:
         log["tools"] = (await client.list_tools()).tools
         await _seed(client)
         for name, bad, _field, good in SCRIPT:
@@ -85,11 +87,16 @@ async def _play(project: Path, home: Path) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def transcript(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     project, home = make_project(tmp_path_factory.mktemp("e2e"))
+    github = FakeGitHub().start()  # the Gist tools talk to a local GitHub API
+    github.seed_public_gist()
 
     async def play() -> dict[str, Any]:
-        return await _play(project, home)
+        return await _play(project, home, github.environment())
 
-    return anyio.run(play)
+    try:
+        return anyio.run(play)
+    finally:
+        github.stop()
 
 
 #: Tools whose stdio end-to-end run lives with their area (tests/context/test_tools.py).
