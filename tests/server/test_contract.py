@@ -16,6 +16,7 @@ from tests.server import contract_context as context
 from tests.server import contract_core as core
 from tests.server import contract_curation as curation
 from tests.server import contract_sessions as sessions
+from tests.server import contract_viewer as viewer
 from tests.server.contract_core import D, I, R
 
 from toon_memory.server.app import ToonMemoryServer
@@ -27,8 +28,12 @@ CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {
     **context.CONTRACT,
     **sessions.CONTRACT,
     **curation.CONTRACT,
+    **viewer.CONTRACT,
 }
-DATA_TOOLS = core.DATA_TOOLS | context.DATA_TOOLS | sessions.DATA_TOOLS | curation.DATA_TOOLS
+DATA_TOOLS = (
+    core.DATA_TOOLS | context.DATA_TOOLS | sessions.DATA_TOOLS | curation.DATA_TOOLS
+    | viewer.DATA_TOOLS
+)
 #: Tools the seeds' list does not have (not counted in its tools/list budget).
 BEYOND_SEEDS = {"memory_state"}
 
