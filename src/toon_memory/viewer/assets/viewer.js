@@ -12,7 +12,7 @@
     data: null, nodes: [], links: [], byId: new Map(), adj: new Map(), kinds: new Map(),
     selected: null, query: "", matches: null, matchLabel: "",
     pathMode: false, ends: [], path: [], version: 0,
-    physics: { charge: -60, distance: 40, gravity: 0.06 },
+    physics: { charge: -90, distance: 45, gravity: 0.06 },
   });
   var listeners = {};
   var svg, viewport, linkLayer, nodeLayer, labelLayer, zoom, sim, nodeSel, linkSel, labelSel;
@@ -41,6 +41,7 @@
     zoom = d3.zoom().scaleExtent([0.02, 8]).on("zoom", function (event) {
       if (event.sourceEvent) userZoomed = true;
       viewport.attr("transform", event.transform);
+      labelLayer.style("font-size", (11 / Math.max(event.transform.k, 0.5)).toFixed(2) + "px");
     });
     svg.call(zoom).on("dblclick.zoom", null);
     svg.on("click", function (event) {
@@ -146,14 +147,18 @@
         restart(0.2);
       })
       .call(d3.drag()
-        .on("start", function (event, n) {
-          document.body.dataset.settled = "0";
-          if (!event.active) sim.alphaTarget(0.25).restart();
-          n.fx = n.x; n.fy = n.y;
+        .on("start", function (event, n) { n.dragged = false; })
+        .on("drag", function (event, n) {
+          if (!n.dragged) {  // a plain click neither pins the node nor reheats the layout
+            n.dragged = true;
+            document.body.dataset.settled = "0";
+            sim.alphaTarget(0.25).restart();
+          }
+          n.fx = event.x; n.fy = event.y;
         })
-        .on("drag", function (event, n) { n.fx = event.x; n.fy = event.y; })
-        .on("end", function (event) {
-          if (!event.active) sim.alphaTarget(0);
+        .on("end", function (event, n) {
+          if (!n.dragged) return;
+          sim.alphaTarget(0);
           d3.select(this).classed("pinned", true);
         }));
   }
@@ -178,8 +183,8 @@
     if (S.matches && S.matches.size <= 40) S.matches.forEach(function (id) { shown.add(id); });
     if (S.nodes.length <= 60) S.nodes.forEach(function (n) { shown.add(n.id); });
     var nodes = S.nodes.filter(function (n) { return shown.has(n.id); });
-    labelSel = labelLayer.selectAll("text.label").data(nodes, function (n) { return n.id; })
-      .join("text").attr("class", "label").text(function (n) { return n.e.key; });
+    labelSel = labelLayer.selectAll("text.node-label").data(nodes, function (n) { return n.id; })
+      .join("text").attr("class", "node-label").text(function (n) { return n.e.key; });
     paint();
   }
 
@@ -198,11 +203,11 @@
       .force("y", d3.forceY(0).strength(p.gravity))
       .alphaDecay(n > 1500 ? 0.06 : 0.0228);
     if (first) {
-      var warm = Math.min(200, Math.floor(20000 / Math.max(1, n)));
+      var warm = Math.min(300, Math.floor(20000 / Math.max(1, n)));  // small graphs start settled
       for (var i = 0; i < warm; i++) sim.tick();
       paint();
       TV.fit(false);
-      restart(0.5);
+      restart(Math.max(sim.alpha(), 0.002));
     } else {
       restart(0.3);
     }
@@ -227,7 +232,7 @@
     var xs = S.nodes.map(function (n) { return n.x; }), ys = S.nodes.map(function (n) { return n.y; });
     var x0 = d3.min(xs), x1 = d3.max(xs), y0 = d3.min(ys), y1 = d3.max(ys);
     var w = Math.max(x1 - x0, 1) + 80, h = Math.max(y1 - y0, 1) + 80;
-    var k = Math.min(2, Math.max(0.02, Math.min(box.width / w, box.height / h)));
+    var k = Math.min(1.6, Math.max(0.02, Math.min(box.width / w, box.height / h)));
     var t = d3.zoomIdentity.translate(box.width / 2, box.height / 2).scale(k).translate(-(x0 + x1) / 2, -(y0 + y1) / 2);
     (animate ? svg.transition().duration(500) : svg).call(zoom.transform, t);
   };
@@ -353,7 +358,7 @@
       ".node.match{stroke:" + v("--match") + ";stroke-width:3}",
       ".node.on-path,.link.on-path{stroke:" + v("--path") + ";stroke-width:4;stroke-opacity:1}",
       ".dim,.faded{opacity:.16}",
-      ".label{fill:" + v("--fg") + ";font:11px sans-serif}",
+      ".node-label{fill:" + v("--fg") + ";font:11px sans-serif}",
       "#arrow path{fill:" + v("--edge-typed") + "}",
     ];
     CATEGORIES.concat(["other"]).forEach(function (c) { rules.push(".cat-" + c + "{fill:" + v("--cat-" + c) + "}"); });
