@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tests.viewer.helpers import ARTIFACTS, CHROMIUM_ARGS, build_fixture, chromium_path
+
 from toon_memory.memory import Memory
 
 

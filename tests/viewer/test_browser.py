@@ -13,6 +13,7 @@ from typing import Any
 
 from tests.conftest import run_cli
 from tests.viewer.helpers import XSS_KEYS, active_ids, running_viewer
+
 from toon_memory.memory import Memory
 from toon_memory.viewer.payload import edges_between
 

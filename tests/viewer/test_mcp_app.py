@@ -14,8 +14,8 @@ from typing import Any
 
 import anyio
 from mcp.client import Client
-
 from tests.viewer.helpers import build_fixture
+
 from toon_memory.memory import Memory
 from toon_memory.server.app import ToonMemoryServer
 from toon_memory.server.tools.viewer import VIEWER_URI

@@ -91,17 +91,17 @@ def serve(
     url = f"http://127.0.0.1:{app.port}/"
     watcher = FileWatcher([memory.paths.data, memory.paths.journal], app.changes.bump)
     stop = threading.Event()
-    _daemon(server.serve_forever)
+    _daemon(server.serve_forever, 0.1)
     watcher.start()
     _daemon(_watch_parent, os.getppid(), stop)
     if watches_input(stdin):
         _daemon(_read_keys, stdin, app.changes.bump, stop, say)
     _on_signals(stop)
-    say(f"🧠 toon-memory viewer: {url}")
-    say("   live: the page follows data.toon · r + Enter: reload · Ctrl+C: stop")
-    if open_browser:
-        webbrowser.open(url)
     try:
+        say(f"🧠 toon-memory viewer: {url}")
+        say("   live: the page follows data.toon · r + Enter: reload · Ctrl+C: stop")
+        if open_browser:
+            webbrowser.open(url)
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:

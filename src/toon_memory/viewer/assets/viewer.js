@@ -1,8 +1,8 @@
 /* toon-memory viewer: the graph (state, force layout, selection, search, path finder).
  *
  * Safety rule for every file of the viewer: entry data is text, never markup. It reaches
- * the DOM only through textContent, d3's .text() and attribute values; nothing here
- * assigns innerHTML/outerHTML or calls insertAdjacentHTML or document.write.
+ * the DOM only through textContent, d3's .text() and attribute values; no script of the
+ * viewer uses an API that parses HTML (tests/viewer/test_page.py checks the sources).
  */
 (function () {
   "use strict";
