@@ -17,9 +17,14 @@ def fixture_memory(project: Path) -> Memory:
     return build_fixture(project)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Headless system chromium driven by Playwright; skipped (with the reason) if absent."""
+    """Headless system chromium driven by Playwright; skipped (with the reason) if absent.
+
+    Module-scoped: Playwright's sync API keeps an event loop running in this thread,
+    so it must be gone before a later module calls ``anyio.run``. Keep browser tests
+    and ``anyio.run`` tests in separate modules.
+    """
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
