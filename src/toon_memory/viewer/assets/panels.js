@@ -211,7 +211,7 @@
     return value === "" || value === null || value === undefined ? "—" : String(value);
   }
 
-  function openDetail(id) {
+  function openDetail(id, centre) {
     var n = TV.node(id);
     if (!n) return;
     $("detail").hidden = false;
@@ -232,6 +232,7 @@
       ul.appendChild(li);
     });
     if (!ul.children.length) ul.appendChild(el("li", "muted", "none"));
+    if (centre) TV.centre(id);
   }
 
   function closeDetail() { $("detail").hidden = true; }
@@ -344,7 +345,7 @@
     [$("detail-links"), $("path-steps")].forEach(function (list) {
       list.addEventListener("click", function (event) {
         var li = event.target.closest("li[data-id]");
-        if (li) { TV.select(li.dataset.id, { centre: true }); if (list.id === "detail-links") openDetail(li.dataset.id); }
+        if (li) { TV.select(li.dataset.id, { centre: true }); if (list.id === "detail-links") openDetail(li.dataset.id, true); }
       });
     });
     document.querySelectorAll(".tabs button").forEach(function (button) {
@@ -365,12 +366,12 @@
       $("project").textContent = data.project || "";
       $("empty").hidden = data.entries.length > 0;
       renderList(); renderStats(); renderTimeline(); renderLegend(); renderMatchCount();
-      if (!$("detail").hidden) { if (TV.node($("detail").dataset.id)) openDetail($("detail").dataset.id); else closeDetail(); }
+      if (!$("detail").hidden) { if (TV.node($("detail").dataset.id)) openDetail($("detail").dataset.id, false); else closeDetail(); }
     });
     TV.on("search", function () { renderList(); renderMatchCount(); });
     TV.on("select", markListSelection);
     TV.on("hover", tooltip);
-    TV.on("detail", openDetail);
+    TV.on("detail", function (id) { openDetail(id, true); });
     TV.on("path", renderPathBar);
     TV.on("pathmode", renderPathBar);
     TV.on("path-error", function (message) { renderPathBar(); $("path-status").textContent = message; });

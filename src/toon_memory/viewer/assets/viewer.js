@@ -12,7 +12,7 @@
     data: null, nodes: [], links: [], byId: new Map(), adj: new Map(), kinds: new Map(),
     selected: null, query: "", matches: null, matchLabel: "",
     pathMode: false, ends: [], path: [], version: 0,
-    physics: { charge: -90, distance: 45, gravity: 0.06 },
+    physics: { charge: -120, distance: 55, gravity: 0.05 },
   });
   var listeners = {};
   var svg, viewport, linkLayer, nodeLayer, labelLayer, zoom, sim, nodeSel, linkSel, labelSel;
@@ -271,7 +271,13 @@
     (animate ? svg.transition().duration(500) : svg).call(zoom.transform, t);
   };
 
-  function centreOn(n) { svg.transition().duration(400).call(zoom.translateTo, n.x, n.y); }
+  /* Centre a node in the part of the stage the detail panel leaves visible. */
+  function centreOn(n) {
+    var box = svg.node().getBoundingClientRect(), panel = document.getElementById("detail");
+    var covered = panel && !panel.hidden ? panel.getBoundingClientRect().width + 16 : 0;
+    svg.transition().duration(400).call(zoom.translateTo, n.x, n.y, [(box.width - covered) / 2, box.height / 2]);
+  }
+  TV.centre = function (id) { var n = TV.node(id); if (n) centreOn(n); };
 
   // -- selection -----------------------------------------------------------------------
   TV.select = function (id, opts) {
