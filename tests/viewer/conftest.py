@@ -46,7 +46,8 @@ def page(browser: Any) -> Iterator[Any]:
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda exc: errors.append(str(exc)))
-    opened.page_errors = errors
+    opened.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    opened.page_errors = errors  # uncaught exceptions and console errors (CSP, 404...)
     yield opened
     context.close()
 

@@ -74,6 +74,22 @@ def _on_signals(stop: threading.Event) -> None:
             signal.signal(getattr(signal, name), lambda *_: stop.set())
 
 
+def _start(
+    server: ViewerServer, stdin: TextIO, stop: threading.Event, say: Callable[[str], None]
+) -> FileWatcher:
+    """Serve in the background and watch the memory files, the parent, the input, signals."""
+    app = server.app
+    paths = app.memory.paths
+    watcher = FileWatcher([paths.data, paths.journal], app.changes.bump)
+    _daemon(server.serve_forever, 0.1)
+    watcher.start()
+    _daemon(_watch_parent, os.getppid(), stop)
+    if watches_input(stdin):
+        _daemon(_read_keys, stdin, app.changes.bump, stop, say)
+    _on_signals(stop)
+    return watcher
+
+
 def serve(
     memory: Memory, *, port: int = 0, open_browser: bool = True,
     out: TextIO | None = None, stdin: TextIO | None = None,
@@ -89,14 +105,8 @@ def serve(
     app = ViewerApp(memory)
     server = ViewerServer(app, port)
     url = f"http://127.0.0.1:{app.port}/"
-    watcher = FileWatcher([memory.paths.data, memory.paths.journal], app.changes.bump)
     stop = threading.Event()
-    _daemon(server.serve_forever, 0.1)
-    watcher.start()
-    _daemon(_watch_parent, os.getppid(), stop)
-    if watches_input(stdin):
-        _daemon(_read_keys, stdin, app.changes.bump, stop, say)
-    _on_signals(stop)
+    watcher = _start(server, stdin, stop, say)
     try:
         say(f"🧠 toon-memory viewer: {url}")
         say("   live: the page follows data.toon · r + Enter: reload · Ctrl+C: stop")
