@@ -110,3 +110,13 @@ def test_primer_ranks_through_the_engine(memory: Memory, project: Path) -> None:
     assert primer.counts == {"decision": 1, "pattern": 1, "knowledge": 1}
     out = run_cli("primer", "--json", project=project, check=True)
     assert [t["key"] for t in json.loads(out.stdout)["top"]][:2] == ["minor", "db"]
+
+
+def test_visualize_ranks_without_recording_access(memory: Memory) -> None:
+    memory.remember("decision", "db", "Postgres is the database")
+    memory.compact()
+    before = memory.paths.access_log.exists() and memory.paths.access_log.read_bytes()
+    found = memory.visualize("postgres database")
+    assert [e.key for e in found.entries] == ["db"]
+    assert (memory.paths.access_log.exists() and memory.paths.access_log.read_bytes()) == before
+    assert memory.visualize("").entries == []

@@ -267,6 +267,15 @@ class Memory:
             path_scope=path_scope, budget=budget, session_bias=session_bias, limit=limit,
         )  # fmt: skip
 
+    def visualize(self, query: str = "") -> RecallResult:
+        """The entries the graph viewer highlights for ``query`` (ranked; no access recorded)."""
+        from toon_memory.search import RecallOptions, RecallResult
+
+        opts = RecallOptions(query=str(query or "").strip())
+        if not opts.query:  # nothing to highlight: the viewer shows every entry as it is
+            return RecallResult(opts.validated())
+        return self._recaller.rank(opts)
+
     def suggest(self, context: str, limit: int = 5) -> list[Entry]:
         """Entries related to a free-text context (no access recorded)."""
         return self._recaller.suggest(context, limit)

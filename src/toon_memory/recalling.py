@@ -83,10 +83,14 @@ class Recaller:
 
     def recall(self, opts: RecallOptions) -> RecallResult:
         """Ranked recall (or an ids fetch); access recorded except for the index."""
+        result = self.rank(opts)
+        return result if opts.mode == "index" else self._record(result)
+
+    def rank(self, opts: RecallOptions) -> RecallResult:
+        """The ranked answer alone: no access recorded (views that only show entries)."""
         dated = bool(opts.from_date or opts.to_date)
         engine = self.engine(with_archive=dated)
-        result = engine.recall(opts, today=today(), session_files=self._session(opts.session_bias))
-        return result if opts.mode == "index" else self._record(result)
+        return engine.recall(opts, today=today(), session_files=self._session(opts.session_bias))
 
     def suggest(self, context: str, limit: int = 5) -> list[Entry]:
         """Entries related to a free-text context (no access recorded)."""

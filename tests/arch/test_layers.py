@@ -29,7 +29,7 @@ LAYERS: dict[str, float] = {
     "cli": 10, "__main__": 11, "__init__": 11,
 }  # fmt: skip
 #: Same-layer parts that may import each other in this one direction.
-ALLOWED_PEERS = {("config", "store"), ("project", "store")}
+ALLOWED_PEERS = {("config", "store"), ("project", "store"), ("server", "viewer")}
 #: Parts that must never import each other, whatever their layers.
 FORBIDDEN = {("search", "store"), ("search", "config"), ("search", "project"),
              ("store", "search"), ("search", "render")}  # fmt: skip

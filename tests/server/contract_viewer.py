@@ -7,5 +7,7 @@ from __future__ import annotations
 
 from tests.server.contract_core import D, I, R  # noqa: F401
 
-CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {}
-DATA_TOOLS: set[str] = set()
+CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {
+    "memory_visualize": (["query"], [], {R, I}),
+}
+DATA_TOOLS: set[str] = {"memory_visualize"}

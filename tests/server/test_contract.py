@@ -17,6 +17,7 @@ from tests.server import contract_core as core
 from tests.server import contract_curation as curation
 from tests.server import contract_sessions as sessions
 from tests.server import contract_sharing as sharing
+from tests.server import contract_viewer as viewer
 from tests.server.contract_core import D, I, R
 
 from toon_memory.server.app import ToonMemoryServer
@@ -29,6 +30,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {
     **sessions.CONTRACT,
     **curation.CONTRACT,
     **sharing.CONTRACT,
+    **viewer.CONTRACT,
 }
 DATA_TOOLS = (
     core.DATA_TOOLS
@@ -36,6 +38,7 @@ DATA_TOOLS = (
     | sessions.DATA_TOOLS
     | curation.DATA_TOOLS
     | sharing.DATA_TOOLS
+    | viewer.DATA_TOOLS
 )
 #: Tools the seeds' list does not have (not counted in its tools/list budget).
 BEYOND_SEEDS = {"memory_state"}

@@ -47,6 +47,7 @@ SCRIPT: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
     ("memory_checkpoint", {"note": ["not", "text"]}, "note", {"note": "before refactor"}),
     ("memory_state", {"action": "add", "field": "key_context"}, "value",
      {"action": "add", "field": "key_context", "value": ["user prefers pnpm"]}),
+    ("memory_visualize", {"query": True}, "query", {"query": "zod"}),
 ]  # fmt: skip
 SCRIPT += CURATION_ROWS + contract_sessions.E2E + SHARING_ROWS
 TOOLS = [row[0] for row in SCRIPT]
@@ -78,6 +79,7 @@ async def _play(project: Path, home: Path, extra: dict[str, str]) -> dict[str, A
         log["resources"] = (await client.list_resources()).resources
         for uri in ("entries", "current", "stats", "summaries"):
             log[uri] = (await client.read_resource(f"toon://memory/{uri}")).contents
+        log["viewer"] = (await client.read_resource("ui://toon-memory/viewer")).contents
         log["prompts"] = (await client.list_prompts()).prompts
         log["prompt"] = await client.get_prompt("summarize_project_context", {"intent": "zod"})
         log["prompt_bare"] = await client.get_prompt("summarize_project_context")
@@ -149,7 +151,12 @@ def test_outputs_carry_the_data(transcript: dict[str, Any]) -> None:
 
 def test_resources(transcript: dict[str, Any]) -> None:
     uris = sorted(str(r.uri) for r in transcript["resources"])
-    assert uris == [f"toon://memory/{n}" for n in ("current", "entries", "stats", "summaries")]
+    assert uris == [
+        *(f"toon://memory/{n}" for n in ("current", "entries", "stats", "summaries")),
+        "ui://toon-memory/viewer",
+    ]
+    (viewer,) = transcript["viewer"]
+    assert viewer.mime_type == "text/html;profile=mcp-app" and '"key":"use-zod"' in viewer.text
     assert "use-zod" in transcript["entries"][0].text
     assert "use-zod" in transcript["current"][0].text
     assert "active" in transcript["stats"][0].text

@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import anyio
 import anyio.to_thread
+from mcp.server.apps import APP_MIME_TYPE, Apps
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resources import FunctionResource
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Tool as MCPTool
@@ -32,6 +34,7 @@ from toon_memory.errors import InputError, ToonMemoryError
 from toon_memory.server import views
 from toon_memory.server.specs import ToolSpec
 from toon_memory.server.tools import BY_NAME, TOOLS
+from toon_memory.server.tools.viewer import UI_RESOURCES, VIEWER_URI
 
 if TYPE_CHECKING:
     from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -72,7 +75,9 @@ def error_result(spec: ToolSpec, exc: ToonMemoryError) -> CallToolResult:
 
 def _tool(spec: ToolSpec) -> MCPTool:
     hints = spec.annotations()
+    ui = UI_RESOURCES.get(spec.name)
     return MCPTool(
+        _meta={"ui": {"resourceUri": ui}} if ui else None,
         name=spec.name,
         description=spec.doc,
         input_schema=spec.input_schema(),
@@ -97,6 +102,7 @@ class ToonMemoryServer(MCPServer[Any]):
             version=version("toon-memory"),
             instructions=INSTRUCTIONS,
             log_level="WARNING",
+            extensions=[self._viewer_app()],
         )
         self._project = project
         self._memory: Memory | None = None
@@ -205,6 +211,27 @@ class ToonMemoryServer(MCPServer[Any]):
             return await self.run_memory(lambda memory: views.prompt_text(memory, intent))
 
         self.prompt(name="summarize_project_context")(summarize_project_context)
+
+    def _viewer_app(self) -> Apps:
+        """MCP Apps: the viewer page as a ``ui://`` resource, rebuilt from the memory on each read."""
+
+        def page(memory: Memory) -> str:
+            from toon_memory.viewer.page import standalone_page
+            from toon_memory.viewer.payload import graph_payload
+
+            return standalone_page(graph_payload(memory), app=True)
+
+        apps = Apps()
+        apps.add_resource(
+            FunctionResource(
+                uri=VIEWER_URI,
+                name="viewer",
+                description="Memory graph viewer",
+                mime_type=APP_MIME_TYPE,
+                fn=self._reader(page),
+            )
+        )
+        return apps
 
     def _reader(self, render: Callable[[Memory], str]) -> Callable[[], Any]:
         async def read() -> str:
