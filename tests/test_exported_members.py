@@ -9,6 +9,8 @@ import types
 import toon_memory
 
 PINNED = [
+    "AgentConfigError",
+    "SyncError",
     "ArchiveResult",
     "CATEGORIES",
     "Checkpoint",

@@ -17,12 +17,14 @@ if TYPE_CHECKING:
     from toon_memory.archiving import ArchiveResult
     from toon_memory.changes import Diff
     from toon_memory.errors import (
+        AgentConfigError,
         CorruptFileError,
         ImportFormatError,
         InputError,
         LockTimeoutError,
         NotFoundError,
         StoreError,
+        SyncError,
         ToonMemoryError,
     )
     from toon_memory.maintenance import InitResult
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
     from toon_memory.transfer import ImportReport
 
 _WHERE: dict[str, str] = {
+    "AgentConfigError": "errors",
+    "SyncError": "errors",
     "ArchiveResult": "archiving",
     "CATEGORIES": "model",
     "Checkpoint": "memory",
@@ -64,6 +68,7 @@ _WHERE: dict[str, str] = {
 __all__ = [
     "CATEGORIES",
     "FIELDS",
+    "AgentConfigError",
     "ArchiveResult",
     "Checkpoint",
     "CorruptFileError",
@@ -84,6 +89,7 @@ __all__ = [
     "Stats",
     "StoreError",
     "Summary",
+    "SyncError",
     "ToonMemoryError",
 ]
 

@@ -54,9 +54,8 @@ def test_done_means_init_all_twice_then_uninstall(
 
 def test_init_without_agents_only_creates_the_memory(env: dict[str, str], proj: Path) -> None:
     (proj / "requirements.txt").write_text("redis==5\n")
-    done = run_cli("init", "--git", cwd=proj, env={**env, "PATH": "/nonexistent"})
+    done = run_cli("init", cwd=proj, env={**env, "PATH": "/nonexistent"})
     assert done.returncode == 0, done.stderr
-    assert "not supported yet" in done.stderr
     config = json.loads((proj / ".toon-memory/memory/config.json").read_text())
     assert config["vocab"] == {"redis": ["redis"]}
     assert "No agent found" in done.stdout
@@ -159,3 +158,19 @@ def test_a_server_started_in_the_filesystem_root_uses_the_global_memory(
     monkeypatch.setenv("TOON_MEMORY_HOME", env["TOON_MEMORY_HOME"])
     monkeypatch.delenv("TOON_MEMORY_PROJECT", raising=False)
     assert find_project_root("/") == home_dir().resolve() == Path(env["HOME"]).resolve()
+
+
+def test_init_git_registers_the_merge_driver_and_the_hook(env: dict[str, str], proj: Path) -> None:
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(proj)], check=True)
+    done = run_cli("init", "--git", "--json", cwd=proj, env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["git"]
+    assert "merge=toon-memory" in (proj / ".gitattributes").read_text()
+    driver = subprocess.run(["git", "-C", str(proj), "config", "merge.toon-memory.driver"],
+                            capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert "merge-driver %O %A %B" in driver
+    assert "hook pre-commit" in (proj / ".git/hooks/pre-commit").read_text()
+    again = run_cli("init", "--git", cwd=proj, env=env)
+    assert again.returncode == 0, again.stderr  # a second run changes nothing

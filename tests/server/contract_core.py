@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 R, D, I = "readOnly", "destructive", "idempotent"  # noqa: E741
+W = "openWorld"  # the tool reaches a service outside this machine
 RECALL = ["query", "mode", "hops", "limit", "ids", "budget", "compact", "budget_tokens",
           "explain", "rrf", "session_bias", "path_scope", "as_of", "from_date", "to_date"]  # fmt: skip
 # name -> (parameters in order, required, hints that are true)

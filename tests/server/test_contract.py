@@ -18,7 +18,7 @@ from tests.server import contract_curation as curation
 from tests.server import contract_sessions as sessions
 from tests.server import contract_sharing as sharing
 from tests.server import contract_viewer as viewer
-from tests.server.contract_core import D, I, R
+from tests.server.contract_core import D, I, R, W
 
 from toon_memory.server.app import ToonMemoryServer
 from toon_memory.server.specs import camel
@@ -67,7 +67,7 @@ def test_tool_surface(listing: list[Any], name: str) -> None:
     assert schema.get("required", []) == required
     a = tool.annotations
     assert (a.read_only_hint, a.destructive_hint, a.idempotent_hint, a.open_world_hint) == (
-        R in hints, D in hints, I in hints, False,
+        R in hints, D in hints, I in hints, W in hints,
     )  # fmt: skip
     assert (tool.output_schema is not None) == (name in DATA_TOOLS)
     assert tool.title is None and a.title is None

@@ -34,14 +34,19 @@ START_EVENTS = frozenset({"sessionstart", "session_start", "agentspawn", "taskst
 @click.option("--agent", default=None, help="The agent running the hook (claude, codex, gemini…).")
 @pass_ctx
 def hook(ctx: Context, action: str, agent: str | None) -> None:
-    """Run by agent hooks: session-start, post-tool or stop, with the JSON payload on stdin.
+    """Run by agent hooks: session-start, post-tool or stop, with the JSON payload on stdin;
+    and by git: pre-commit.
 
     session-start registers the session and prints the other active sessions,
     soft conflicts and the primer; post-tool records the files touched; stop
-    ends the session. Never fails: problems go to stderr, the exit code is 0.
+    ends the session; pre-commit folds the journal into data.toon and stages
+    the memory files. Never fails: problems go to stderr, the exit code is 0.
     """
     try:
-        reply = run_hook(ctx.project, action, agent, _stdin())
+        if action == "pre-commit":  # git gives no payload: stdin may be a terminal
+            reply = _pre_commit(ctx.project)
+        else:
+            reply = run_hook(ctx.project, action, agent, _stdin())
         if reply:
             sys.stdout.write(reply + "\n")
         sys.stdout.flush()
@@ -51,6 +56,13 @@ def hook(ctx: Context, action: str, agent: str | None) -> None:
             click.echo(f"toon-memory hook {action or '?'}: {problem}"[:300], err=True)
     finally:
         _settle_streams()
+
+
+def _pre_commit(project: str | None) -> str:
+    from toon_memory.memory import Memory
+    from toon_memory.sharing import pre_commit
+
+    return pre_commit(Memory(Path(project) if project else None))
 
 
 def _settle_streams() -> None:

@@ -129,7 +129,10 @@ def _choose(spec: str | None, places: Any) -> list[Any]:
                    "(default: the agents found on this machine).")  # fmt: skip
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 @click.option(
-    "--git", "use_git", is_flag=True, help="Share the memory through git (not supported yet)."
+    "--git",
+    "use_git",
+    is_flag=True,
+    help="Share the memory through git: merge driver and pre-commit hook (see git-setup).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
@@ -140,10 +143,10 @@ def init(ctx: click.Context, scope: str, agents_spec: str | None, yes: bool, use
     Agents named with --agents are set up at once; the agents found on this
     machine are set up after a confirmation (a terminal) or with --yes.
     """
-    if use_git:
-        click.echo("note: --git is not supported yet; nothing git-specific was done", err=True)
     try:
         data, ok = _init(ctx, SCOPE_NAMES[scope], agents_spec, yes, as_json)
+        if use_git:
+            data["git"] = _git_setup(ctx, quiet=as_json)
     except ToonMemoryError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
@@ -151,6 +154,17 @@ def init(ctx: click.Context, scope: str, agents_spec: str | None, yes: bool, use
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     if not ok:
         sys.exit(1)
+
+
+def _git_setup(ctx: click.Context, *, quiet: bool) -> Any:
+    """``init --git``: the merge driver and the pre-commit hook (``Sharing.git_setup``)."""
+    from toon_memory.memory import Memory
+    from toon_memory.render.sharing import git_set_up
+
+    done = git_set_up(Memory(_project_of(ctx)).sharing.git_setup(), {})
+    if not quiet:
+        click.echo(done.text)
+    return done.data
 
 
 def _init(ctx: click.Context, where: str, agents_spec: str | None, yes: bool,

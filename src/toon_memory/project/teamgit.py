@@ -25,7 +25,7 @@ TIMEOUT = 30.0
 HOOK_MARK = "# toon-memory pre-commit hook"
 CHAINED = "pre-commit.before-toon-memory"
 #: The CLI command the hook runs (``hook pre-commit`` once the lead aliases it).
-HOOK_COMMAND = "git-hook pre-commit"
+HOOK_COMMAND = "hook pre-commit"
 MEMORY_IGNORES = ("backups/", "watch.log")
 
 

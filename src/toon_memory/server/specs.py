@@ -73,6 +73,7 @@ class ToolSpec:
     read_only: bool = False
     destructive: bool = False
     idempotent: bool = False
+    open_world: bool = False
     output: dict[str, Any] | None = None
     rename: dict[str, str] = field(default_factory=dict)
     method: str = ""
@@ -105,7 +106,7 @@ class ToolSpec:
             "readOnlyHint": self.read_only,
             "destructiveHint": self.destructive,
             "idempotentHint": self.idempotent,
-            "openWorldHint": False,
+            "openWorldHint": self.open_world,
         }
 
 

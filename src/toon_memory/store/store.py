@@ -37,7 +37,7 @@ MIN_JOURNAL_BYTES = 256 * 1024
 CACHE_REFRESH_BYTES = 64 * 1024
 GITIGNORE = (
     ".lock\njournal.jsonl\naccess.log\n*.tmp\nsessions/\ncaptured.jsonl\ncaptured.1.jsonl\n"
-    "captured.jsonl.lock\n"
+    "captured.jsonl.lock\nbackups/\nwatch.log\n"
 )
 
 
