@@ -9,7 +9,6 @@ ranked here, by the engine.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -113,16 +112,13 @@ class Recaller:
         from toon_memory.search import RecallOptions
         from toon_memory.search.options import MAX_LIMIT
 
-        counts = Counter(e.category for e in self.store.state().entries.values() if e.active)
+        engine = self.engine()
+        counts = engine.category_counts()
         files = self._session(True)
         wanted = max(1, min(sum(counts.values()), MAX_LIMIT))
-        ranked = (
-            self.engine()
-            .recall(
-                RecallOptions(limit=wanted, session_bias=True), today=today(), session_files=files
-            )
-            .entries
-        )
+        ranked = engine.recall(
+            RecallOptions(limit=wanted, session_bias=True), today=today(), session_files=files
+        ).entries
         sections: dict[str, list[Entry]] = {category: [] for category in PRIMER_SECTIONS}
         for entry in ranked[limit:]:
             section = sections.get(entry.category)

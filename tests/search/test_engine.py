@@ -251,3 +251,21 @@ def test_common_words_are_skipped_only_when_rarer_words_remain() -> None:
     assert both.keys[0] == "gizmo" and len(both.keys) == 1
     alone = engine.recall(RecallOptions(query="widget", limit=3), today=today)
     assert len(alone.keys) == 3
+
+
+def test_no_query_ranking_follows_folded_accesses(tmp_path: Path) -> None:
+    """An access folded in (not a full re-index) still lifts the entry in the no-query ranking."""
+    from toon_memory import Memory
+
+    memory = Memory(tmp_path)
+    for n in range(4):
+        memory.remember("knowledge", f"k{n}", f"note number {n} about things")
+    memory.compact()
+    before = [e.key for e in memory.primer(limit=4).top]
+    low = before[-1]
+    for _ in range(30):
+        memory.recall(ids=low)
+    fresh = Memory(tmp_path)  # a new process reads the access log and folds it in
+    assert [e.key for e in fresh.primer(limit=4).top][0] == low
+    counts = fresh.primer().counts
+    assert counts == {"knowledge": 4}

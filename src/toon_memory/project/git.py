@@ -64,6 +64,16 @@ def session_files(root: Path) -> frozenset[str]:
 
 
 def current_branch(root: Path) -> str:
-    """The checked-out branch name (``HEAD`` when detached), ``""`` outside a repository."""
+    """The checked-out branch name (``HEAD`` when detached), ``""`` outside a repository.
+
+    Read from ``.git/HEAD`` when it names a branch (no process started: hooks
+    run this on every session start); asked of git otherwise.
+    """
+    try:
+        head = (root / ".git" / "HEAD").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        head = ""
+    if head.startswith("ref: refs/heads/"):
+        return head.removeprefix("ref: refs/heads/")
     lines = _git(root, "rev-parse", "--abbrev-ref", "HEAD")
     return lines[0] if lines else ""

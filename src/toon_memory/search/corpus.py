@@ -24,7 +24,7 @@ FIELD_WEIGHTS: dict[str, float] = {
     "id": 1.0, "category": 0.5, "key": 3.0, "content": 1.0, "file": 1.5, "tags": 2.5,
 }  # fmt: skip
 #: Bump when the tokenizer, the weights or the pickled layout change (part of a cache key).
-INDEX_VERSION = 4
+INDEX_VERSION = 5
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
 
 
@@ -53,6 +53,10 @@ class Corpus:
         self.entries = EntryMap()
         self.family: dict[str, str] = {}
         self.static: dict[str, tuple[float, float]] = {}
+        #: Per entry, what the no-query ranking needs (no entry is unpacked for it).
+        self.usage: dict[str, signals.Usage] = {}
+        #: Category of each active entry (counts without unpacking entries).
+        self.active_category: dict[str, str] = {}
         self.conditional: set[str] = set()
         self.pinned: set[str] = set()
         self.index = BM25Index(FIELD_WEIGHTS)
@@ -72,12 +76,19 @@ class Corpus:
         graph = self.graph
         self.family[entry.id] = family_of(entry.content or entry.key)
         self.static[entry.id] = (signals.static_bonus(entry), signals.factor(entry, ()))
+        self.usage[entry.id] = signals.usage_of(entry)
+        if entry.status == "active":
+            self.active_category[entry.id] = entry.category
         if entry.ttl or entry.status != "active":
             self.conditional.add(entry.id)
         if entry.priority > 0:
             self.pinned.add(entry.id)
         self.index.add(entry.id, entry_fields(entry))
         graph.add(entry.id, entry.key, entry_links(entry))
+
+    def used(self, entry: Entry) -> None:
+        if entry.id in self.usage:
+            self.usage[entry.id] = signals.usage_of(entry)
 
     def remove(self, entry_id: str) -> None:
         self.entries.pop(entry_id, None)  # already gone when the map is shared
@@ -86,7 +97,7 @@ class Corpus:
 
     def _unindex(self, entry_id: str) -> None:
         graph = self.graph
-        for cache in (self.family, self.static):
+        for cache in (self.family, self.static, self.usage, self.active_category):
             cache.pop(entry_id, None)
         self.conditional.discard(entry_id)
         self.pinned.discard(entry_id)
@@ -103,6 +114,8 @@ class Corpus:
             "entries": self.entries,
             "family": self.family,
             "static": self.static,
+            "usage": self.usage,
+            "active_category": self.active_category,
             "conditional": self.conditional,
             "pinned": self.pinned,
             "index": self.index,
@@ -115,6 +128,8 @@ class Corpus:
         self.entries = state["entries"]
         self.family = state["family"]
         self.static = state["static"]
+        self.usage = state["usage"]
+        self.active_category = state["active_category"]
         self.conditional = state["conditional"]
         self.pinned = state["pinned"]
         self.index = state["index"]

@@ -64,6 +64,10 @@ class Engine:
         """Forget one entry; unknown ids are ignored."""
         self._corpus.remove(entry_id)
 
+    def used(self, entry: Entry) -> None:
+        """Only the entry's use changed (an access folded in): refresh what ranking reads of it."""
+        self._corpus.used(entry)
+
     def get(self, id_or_key: str) -> Entry | None:
         """The entry with this id, else the best entry with this key (active, newest)."""
         entries = self._corpus.entries
@@ -74,6 +78,13 @@ class Engine:
         if not versions:
             return None
         return max(versions, key=lambda e: (e.status == "active", e.updated, e.created, e.id))
+
+    def category_counts(self) -> dict[str, int]:
+        """How many active entries each category has (read from the index, nothing unpacked)."""
+        counts: dict[str, int] = {}
+        for category in self._corpus.active_category.values():
+            counts[category] = counts.get(category, 0) + 1
+        return counts
 
     @property
     def entries(self) -> list[Entry]:

@@ -64,7 +64,7 @@ def rank_entries(
     if groups:
         relevance, hop, via, total = _matched(corpus, o, groups, allowed)
     else:
-        relevance = {n: signals.auto_importance(e, today) for n, e in corpus.entries.items()}
+        relevance = {n: signals.usage_score(u, today) for n, u in corpus.usage.items()}
         relevance = {n: v for n, v in relevance.items() if allowed(n)}
         relevance = {n: relevance[n] for n in rank.top(relevance, POOL)}
         hop, via, total = dict.fromkeys(relevance, -1), {}, len(relevance)

@@ -89,11 +89,24 @@ def in_scope(entry: Entry, scope: str) -> bool:
     )
 
 
+Usage = tuple[date | None, float]
+
+
+def usage_of(entry: Entry) -> Usage:
+    """What ``auto_importance`` needs of an entry: its last day of use and its use frequency."""
+    last = day_of(entry.last_accessed) or day_of(entry.date) or created_day(entry)
+    return last, min(1.0, math.log1p(max(entry.accessed, 0)) / math.log(51.0))
+
+
+def usage_score(usage: Usage, today: date) -> float:
+    """0..1 from recency (last use or date, half-life 30 days) and use count."""
+    last, frequency = usage
+    return 0.5 * recency(last, today, USE_HALF_LIFE_DAYS) + 0.5 * frequency
+
+
 def auto_importance(entry: Entry, today: date) -> float:
     """0..1 from recency (last use or date, half-life 30 days) and use count."""
-    last = day_of(entry.last_accessed) or day_of(entry.date) or created_day(entry)
-    frequency = min(1.0, math.log1p(max(entry.accessed, 0)) / math.log(51.0))
-    return 0.5 * recency(last, today, USE_HALF_LIFE_DAYS) + 0.5 * frequency
+    return usage_score(usage_of(entry), today)
 
 
 def freshness(entry: Entry, today: date) -> float:

@@ -24,6 +24,9 @@ class Derived(Protocol):
 
     def remove(self, entry_id: str) -> None: ...
 
+    def used(self, entry: Entry) -> None:
+        """Only the entry's use (``accessed``/``last_accessed``) changed."""
+
 
 @dataclass
 class State:
@@ -108,6 +111,8 @@ class State:
             self.pending[entry_id] = self.pending.get(entry_id, 0) + 1
             if day > entry.last_accessed:
                 entry.last_accessed = day
+            if self.derived is not None:
+                self.derived.used(entry)
 
     def persisted_row(self, entry: Entry) -> dict[str, Any]:
         """The journal row of ``entry``: its access count minus what the log holds."""
