@@ -266,6 +266,6 @@ def test_no_query_ranking_follows_folded_accesses(tmp_path: Path) -> None:
     for _ in range(30):
         memory.recall(ids=low)
     fresh = Memory(tmp_path)  # a new process reads the access log and folds it in
-    assert [e.key for e in fresh.primer(limit=4).top][0] == low
+    assert fresh.primer(limit=4).top[0].key == low
     counts = fresh.primer().counts
     assert counts == {"knowledge": 4}
