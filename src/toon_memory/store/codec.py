@@ -81,8 +81,9 @@ def _is_our_layout(data: Any) -> bool:
 def check_version(data: Any, path: Path) -> None:
     """Refuse a file written by a newer toon-memory (its ``version`` above ours)."""
     version = data.get("version") if isinstance(data, dict) else None
-    number = isinstance(version, (int, float)) and not isinstance(version, bool)
-    if number and version > FORMAT_VERSION:
+    if isinstance(version, bool) or not isinstance(version, (int, float)):
+        return
+    if version > FORMAT_VERSION:
         raise NewerFormatError(path, version, FORMAT_VERSION)
 
 
