@@ -51,7 +51,8 @@ def _culprit(path: Path) -> Path:
 
 def explain(exc: OSError, path: Path | str | None = None) -> FileAccessError:
     """``exc`` as a one-line ``FileAccessError`` naming the path and what to do."""
-    where = Path(str(exc.filename if exc.filename is not None else path or "?"))
+    named = exc.filename2 if exc.filename2 is not None else exc.filename  # a rename's target
+    where = Path(str(named if named is not None else path or "?"))
     if exc.errno == errno.ENOTDIR:
         where = _culprit(where)
     problem, advice = _ADVICE.get(

@@ -331,7 +331,17 @@ class Store:
             self.compact()
 
     def compact(self) -> bool:
-        """Fold journal and access log into data.toon. False if another process raced us."""
+        """Fold journal and access log into data.toon. False if another process raced us.
+
+        An OS refusal (read-only, disk full) raises ``FileAccessError`` and
+        leaves every file as it was.
+        """
+        try:
+            return self._compact()
+        except OSError as exc:
+            raise explain(exc, self.paths.data) from None
+
+    def _compact(self) -> bool:
         with self.lock:
             state = self.state()
             pos = self._pos
@@ -347,7 +357,11 @@ class Store:
             ):
                 temp.unlink()
                 return False
-            replace_durable(temp, self.paths.data)
+            try:
+                replace_durable(temp, self.paths.data)
+            except OSError:
+                temp.unlink(missing_ok=True)
+                raise
             j_ino = self._carry_tail(self.paths.journal, pos.journal_offset)
             a_ino = self._carry_tail(self.paths.access_log, pos.access_offset)
             state.pending.clear()
