@@ -74,7 +74,9 @@ READ_ONLY_KINDS = {"mount": read_only_mount, "chattr": immutable, "chmod": not_w
 def tiny_disk(folder: Path, size_kb: int = 512) -> Iterator[Path]:
     """A tmpfs of ``size_kb`` mounted on ``folder`` (ENOSPC once it is full)."""
     folder.mkdir(parents=True, exist_ok=True)
-    if not IS_ROOT or not _run("mount", "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(folder)):
+    if not IS_ROOT or not _run(
+        "mount", "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(folder)
+    ):
         pytest.skip("mounting a small tmpfs needs root and mount(8) permission")
     try:
         yield folder

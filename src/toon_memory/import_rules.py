@@ -35,6 +35,7 @@ from toon_memory.remember import check_key, check_text
 _KEY_JUNK = re.compile(r"[\x00-\x1f|]+")
 _SPACE = re.compile(r"\s+")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_PRIORITY = 5
 
 
@@ -55,7 +56,7 @@ def _clean(value: Any, fixed: list[str], name: str) -> Any:
         except UnicodeEncodeError:
             if name not in fixed:
                 fixed.append(name)
-            return value.encode("utf-8", "replace").decode("utf-8")
+            return _SURROGATE.sub("\ufffd", value)
         return value
     if isinstance(value, dict):
         return {_clean(k, fixed, name): _clean(v, fixed, name) for k, v in value.items()}
