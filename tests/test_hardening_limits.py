@@ -275,6 +275,9 @@ def test_lone_surrogates_through_the_api_name_the_field(project: Path) -> None:
         memory.recall("q\ud800")
     with pytest.raises(InputError, match="meta"):
         memory.remember("knowledge", "k", "c", meta={"x": "\ud800"})
+    with pytest.raises(InputError, match="value"):
+        memory.session_state("set", "current_task", "task \ud800")
+    assert not (project / "SESSION-STATE.json").exists()
     assert not MemoryPaths.for_project(project).data.exists()
 
 

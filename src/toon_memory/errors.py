@@ -50,7 +50,7 @@ class NotFoundError(InputError):
     """No entry matches the given id or key."""
 
     def __init__(self, field: str, value: str) -> None:
-        super().__init__(field, f"no entry with id or key {value!r}")
+        super().__init__(field, f"no entry with id or key {quote(value)}")
         self.value = value
 
 

@@ -255,6 +255,8 @@ class Transfer:
     def _check_target(self, target: Path) -> None:
         if target.is_dir():
             raise InputError("file", f"{target} is a folder; name a file")
+        if target.exists() and not target.is_file():
+            raise InputError("file", f"{target} is not a regular file (a device, a pipe?)")
         if not target.parent.is_dir():
             raise InputError("file", f"folder {target.parent} does not exist; create it first")
         resolved = target.resolve()

@@ -59,9 +59,22 @@ pass_ctx = click.make_pass_decorator(Context)
 def emit(data: Any, text: str, as_json: bool) -> None:
     """Print JSON (``--json``) or text."""
     if as_json:
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+        click.echo(printable(json.dumps(data, ensure_ascii=False, indent=2, default=str)))
     else:
-        click.echo(text)
+        click.echo(printable(text))
+
+
+def printable(text: str) -> str | bytes:
+    """``text``, or its bytes when it holds a lone surrogate (a file name that is not UTF-8:
+    its own bytes are printed back, anything else as a backslash escape)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            return text.encode("utf-8", "backslashreplace")
+    return text
 
 
 def show(rendered: Rendered, as_json: bool) -> None:
