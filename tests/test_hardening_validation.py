@@ -200,6 +200,17 @@ def test_history_horizon_comes_from_config(project: Path) -> None:
     assert {e.content for e in versions} == {f"content number {n}" for n in (9, 8, 7, 6)}
 
 
+def test_import_keeps_the_history_horizon_too(project: Path) -> None:
+    rows = [{"key": "busy", "content": f"version {n}", "date": f"2026-01-{n + 1:02d}"}
+            for n in range(30)]  # fmt: skip
+    report = Memory(project).import_rows(rows)
+    assert report.added == 21
+    assert any("9 oldest version(s) past the history horizon of 20" in m for m in report.messages)
+    versions = Memory(project).history("busy")
+    assert len(versions) == 21 and versions[0].content == "version 29"
+    assert "version 8" not in {e.content for e in versions}
+
+
 # -- item 13 ----------------------------------------------------------------------------
 
 

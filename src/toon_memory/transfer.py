@@ -30,7 +30,7 @@ from toon_memory.errors import (
 )
 from toon_memory.import_rules import admit_row
 from toon_memory.model import Entry, Summary, is_valid_id
-from toon_memory.remember import new_id
+from toon_memory.remember import new_id, versions_to_drop
 from toon_memory.store import journal
 from toon_memory.store.atomic import write_atomic
 
@@ -226,6 +226,24 @@ def _supersede_repeated_keys(rows: list[dict[str, Any]], report: ImportReport) -
             )
 
 
+def _past_horizon(state: State, admitted: list[Entry], keep: int, report: ImportReport) -> set[str]:
+    """Ids of superseded versions beyond the newest ``keep`` per key, with what came in."""
+    incoming: dict[str, list[Entry]] = {}
+    for entry in admitted:
+        if entry.status == "superseded":
+            incoming.setdefault(entry.key, []).append(entry)
+    dropped: set[str] = set()
+    for key, new in incoming.items():
+        old = versions_to_drop([*state.versions(key), *new], keep)
+        dropped.update(e.id for e in old)
+        if old:
+            report.messages.append(
+                f"{key}: {len(old)} oldest version(s) past the history horizon of {keep} "
+                "(historyVersions in config.json) not kept"
+            )
+    return dropped
+
+
 class Transfer:
     """Moves entries in and out of one memory."""
 
@@ -294,20 +312,23 @@ class Transfer:
         report.repaired += len(notes) - skipped
 
         _supersede_repeated_keys(rows, report)
-        limits = self.limits()
+        config = load_config(self.store.paths.config)
 
         def apply(state: State) -> tuple[list[journal.Op], ImportReport]:
             seen: set[str] = set()
-            ops: list[journal.Op] = []
+            admitted: list[Entry] = []
             taken = set(state.entries)
             for number, row in enumerate(rows, start=1):
-                entry = _admit(row, number, state, seen, report, limits)
+                entry = _admit(row, number, state, seen, report, config.limits)
                 if entry is not None:
                     while entry.id in taken:
                         entry.id = new_id(taken)
                     taken.add(entry.id)
-                    ops.append(journal.put(entry.to_row()))
-                    report.added += 1
+                    admitted.append(entry)
+            dropped = _past_horizon(state, admitted, config.history_versions, report)
+            ops = [journal.put(e.to_row()) for e in admitted if e.id not in dropped]
+            ops += [journal.delete(i) for i in dropped if i in state.entries]
+            report.added += len(admitted) - sum(1 for e in admitted if e.id in dropped)
             ops.extend(journal.put_summary(s.file, s.summary, s.date) for s in summaries
                        if s.file not in state.summaries)  # fmt: skip
             return ops, report
