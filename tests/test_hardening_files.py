@@ -68,6 +68,11 @@ def test_read_only_memory_with_a_damaged_journal_is_read_in_place(project: Path)
         (note,) = memory.notices()
         assert "left in place" in note and str(paths.journal) in note
     assert paths.journal.read_bytes() == good + b"garbage\n" + good
+    writable = Memory(project)  # the cache knows the damage was read past: compaction keeps it
+    writable.remember("knowledge", "after", "a write once the folder is writable again")
+    writable.compact()
+    (kept,) = paths.folder.glob("journal.broken-*")
+    assert kept.read_bytes() == b"garbage\n"
 
 
 def test_data_file_that_is_a_folder_is_one_line(project: Path) -> None:

@@ -109,6 +109,10 @@ def test_cli_reports_the_set_aside_once_and_keeps_working(project: Path) -> None
     assert done.returncode == 0, done.stderr
     assert "journal.broken-" in done.stderr and "Traceback" not in done.stderr
     assert "second" in {r["key"] for r in json.loads(done.stdout)["results"]}
+    _insert(project, 1, GARBAGE)  # a failing command reports the set-aside too
+    missing = run_cli("get", "no-such-key", project=project)
+    assert missing.returncode == 2 and missing.stderr.count("journal.broken-") == 1
+    assert missing.stderr.splitlines()[-1].startswith("error: id_or_key: ")
     again = run_cli("stats", project=project)
     assert again.returncode == 0 and "journal.broken-" not in again.stderr
     doctor = run_cli("doctor", project=project)

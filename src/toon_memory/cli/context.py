@@ -91,15 +91,25 @@ def handles_errors(func: F) -> F:
             check_unicode_args(kwargs)
             return func(*args, **kwargs)
         except ToonMemoryError as exc:
+            _notices_before_error()
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
         except OSError as exc:
             from toon_memory.store.oserrors import explain
 
+            _notices_before_error()
             click.echo(f"error: {explain(exc)}", err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _notices_before_error() -> None:
+    """A failing command still tells what loading found (e.g. a journal set aside)."""
+    ctx = click.get_current_context(silent=True)
+    shared = ctx.find_object(Context) if ctx is not None else None
+    if shared is not None:
+        shared.print_notices()
 
 
 def check_unicode_args(kwargs: dict[str, Any]) -> None:

@@ -222,6 +222,13 @@ class Store:
         )
         return True
 
+    def _keep_aside(self, damage: tuple[bytes, int]) -> None:
+        bad, count = damage
+        if count:
+            kept = self.paths.folder / f"{BROKEN_JOURNAL}{file_stamp()}"
+            write_atomic(kept, bad)
+            self._notice(f"{self.paths.journal}: {count} unreadable line(s) moved to {kept}")
+
     def _notice(self, text: str) -> None:
         if text not in self._told:
             self._told.add(text)
@@ -362,7 +369,7 @@ class Store:
             except OSError:
                 temp.unlink(missing_ok=True)
                 raise
-            j_ino = self._carry_tail(self.paths.journal, pos.journal_offset)
+            j_ino = self._carry_tail(self.paths.journal, pos.journal_offset, keep_damage=True)
             a_ino = self._carry_tail(self.paths.access_log, pos.access_offset)
             state.pending.clear()
             self._pos = Position(file_id(self.paths.data), j_ino, 0, a_ino, 0)
@@ -370,12 +377,18 @@ class Store:
         self.save_cache()
         return True
 
-    def _carry_tail(self, path: Path, offset: int) -> int | None:
-        """Keep only the bytes of ``path`` past ``offset`` (atomically); return the new inode."""
+    def _carry_tail(self, path: Path, offset: int, *, keep_damage: bool = False) -> int | None:
+        """Keep only the bytes of ``path`` past ``offset`` (atomically); return the new inode.
+
+        With ``keep_damage``, unreadable lines in the part folded in (skipped by a
+        reader that could not move them) are kept aside first, never dropped.
+        """
         try:
             raw = path.read_bytes()
         except FileNotFoundError:
             return None
+        if keep_damage and offset:
+            self._keep_aside(journal.split_damaged(raw[:offset])[1:])
         tail = raw[offset:]
         if not tail and offset:
             path.unlink()
