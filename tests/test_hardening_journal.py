@@ -13,9 +13,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tests.conftest import run_cli
 
 from toon_memory import Memory
+from toon_memory.store import journal
 from toon_memory.store.paths import MemoryPaths
 
 GARBAGE = b"\x00\xffnot json at all {{{\n"
@@ -133,3 +136,33 @@ def test_restore_replays_the_readable_journal_and_sets_the_rest_aside(project: P
     after = Memory(project)
     assert {"first", "second", "third", "after-backup"} <= _keys(after)
     assert not any(level == "error" for level, _ in after.doctor())
+
+
+_OPS = st.one_of(
+    st.builds(lambda i: journal.delete(f"{i:08x}"), st.integers(0, 2**32 - 1)),
+    st.builds(lambda f, t: journal.put_summary(f, t, "2026-07-15"), st.text(max_size=20),
+              st.text(max_size=40)),
+)  # fmt: skip
+_JUNK = st.binary(min_size=1, max_size=40).filter(lambda b: b"\n" not in b and b.strip() != b"")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(_OPS, _JUNK), max_size=30), st.binary(max_size=20))
+def test_read_ops_replays_every_readable_line_whatever_the_damage(
+    tmp_path_factory: pytest.TempPathFactory, items: list[journal.Op | bytes], tail: bytes
+) -> None:
+    lines = [item.encode() if isinstance(item, journal.Op) else item + b"\n" for item in items]
+    parsed = [journal.parse_line(line[:-1]) for line in lines]
+    expected = [(op.kind, op.data) for op in parsed if op is not None]
+    damage = [line for line, op in zip(lines, parsed, strict=True) if op is None]
+    path = tmp_path_factory.mktemp("journal") / "journal.jsonl"
+    path.write_bytes(b"".join(lines) + tail.replace(b"\n", b""))
+
+    read = journal.read_ops(path)
+    assert [(op.kind, op.data) for op in read.ops] == expected
+    assert len(read.damaged) == len(damage)
+    kept, bad, count = journal.split_damaged(path.read_bytes())
+    assert count == len(damage) and bad == b"".join(damage)
+    path.write_bytes(kept)
+    again = journal.read_ops(path)
+    assert again.damaged == [] and [(op.kind, op.data) for op in again.ops] == expected

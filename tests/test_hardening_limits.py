@@ -76,10 +76,14 @@ def test_specificity_counts_what_names_something() -> None:
 
 def test_remember_of_one_long_word_is_fast_enough_to_finish(project: Path) -> None:
     memory = Memory(project)
+    contents = {
+        "long-word": "x" * 60_000, "long-hump": "aB" * 30_000, "caps": "A" * 60_000 + "9a",
+        "wiki": "[[a" * 20_000, "backtick": "`" + "a" * 60_000, "dots": "a." * 30_000,
+    }  # fmt: skip
     with hang_guard():
-        memory.remember("knowledge", "long-word", "x" * 60_000)
-        memory.remember("knowledge", "long-hump", "aB" * 30_000)
-    assert {e.key for e in memory.entries()} == {"long-word", "long-hump"}
+        for key, content in contents.items():
+            memory.remember("knowledge", key, content)
+    assert {e.key for e in memory.entries()} == set(contents)
 
 
 # -- item 4: limits, checked first ----------------------------------------------------------
