@@ -4,13 +4,17 @@ Invariant: ``explain`` never raises and returns a ``FileAccessError`` whose
 message names a path (the one the OS reported, or for "not a directory" the
 file that stands where a folder is expected) and an action the user can
 take. ``is_read_only`` says whether an error means the place cannot be
-written (read-only file system, permission denied, immutable file). The only
-file access is ``exists``/``is_dir`` checks on the reported path's parents.
+written (read-only file system, permission denied, immutable file);
+``folder_writable`` finds out for sure by creating (and removing) a probe
+file. Besides that probe, the only file access is ``exists``/``is_dir``
+checks on the reported path's parents.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import os
 from pathlib import Path
 
 from toon_memory.errors import FileAccessError, ReadOnlyMemoryError
@@ -69,3 +73,26 @@ def read_only(folder: Path, exc: OSError) -> ReadOnlyMemoryError:
         f"the memory is read-only ({problem})",
         "reads work, but remember and other changes need write access to this folder",
     )
+
+
+def folder_writable(folder: Path) -> bool:
+    """Can a file be created in ``folder`` (or, when missing, in its nearest existing parent)?
+
+    ``os.access`` alone misses root on an immutable folder, so a probe file is
+    created and removed: the only sure test on every file system.
+    """
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not os.access(folder, os.W_OK):
+        return False
+    probe = folder / f".write-probe-{os.getpid()}.tmp"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return True
+    except OSError:
+        return False
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+    return True

@@ -36,7 +36,7 @@ from toon_memory.store.atomic import replace_durable, write_atomic, write_temp
 from toon_memory.store.cache import Position, cache_version, file_id, load_cache, save_cache
 from toon_memory.store.codec import Document, decode_document, encode_document
 from toon_memory.store.lock import FileLock
-from toon_memory.store.oserrors import explain, is_read_only, read_only
+from toon_memory.store.oserrors import explain, folder_writable, is_read_only, read_only
 from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.state import Derived, State
 
@@ -209,25 +209,23 @@ class Store:
                 except FileNotFoundError:
                     return True
                 good, bad, count = journal.split_damaged(raw)
-                if not count:
-                    return True
-                kept = self.paths.folder / f"{BROKEN_JOURNAL}{file_stamp()}"
-                write_atomic(kept, bad)
-                write_atomic(self.paths.journal, good)
+                if count:
+                    self._keep_aside(bad, count)
+                    write_atomic(self.paths.journal, good)
         except OSError:
             return False
+        return True
+
+    def _keep_aside(self, bad: bytes, count: int) -> None:
+        """Write unreadable journal lines to a new ``journal.broken-<time>`` and say so once."""
+        if not count:
+            return
+        kept = self.paths.folder / f"{BROKEN_JOURNAL}{file_stamp()}"
+        write_atomic(kept, bad)
         self._notice(
             f"{self.paths.journal}: {count} unreadable line(s) moved to {kept}; every "
             "readable line was replayed (look at that file, then delete it)"
         )
-        return True
-
-    def _keep_aside(self, damage: tuple[bytes, int]) -> None:
-        bad, count = damage
-        if count:
-            kept = self.paths.folder / f"{BROKEN_JOURNAL}{file_stamp()}"
-            write_atomic(kept, bad)
-            self._notice(f"{self.paths.journal}: {count} unreadable line(s) moved to {kept}")
 
     def _notice(self, text: str) -> None:
         if text not in self._told:
@@ -278,10 +276,7 @@ class Store:
 
     def writable(self) -> bool:
         """Can a file be created in the memory folder (or the folder be created)?"""
-        folder = self.paths.folder
-        while not folder.exists() and folder != folder.parent:
-            folder = folder.parent
-        return os.access(folder, os.W_OK) and _can_create(folder)
+        return folder_writable(self.paths.folder)
 
     def _append(self, ops: list[journal.Op]) -> None:
         assert self._pos is not None
@@ -388,7 +383,7 @@ class Store:
         except FileNotFoundError:
             return None
         if keep_damage and offset:
-            self._keep_aside(journal.split_damaged(raw[:offset])[1:])
+            self._keep_aside(*journal.split_damaged(raw[:offset])[1:])
         tail = raw[offset:]
         if not tail and offset:
             path.unlink()
@@ -414,18 +409,3 @@ class Store:
         if not self.lock.held:
             raise StoreError("write_archive must run under the store lock")
         write_atomic(self.paths.archive, encode_document(entries, []).encode())
-
-
-def _can_create(folder: Path) -> bool:
-    """Try to create (and remove) a file in ``folder``: the only sure test on every file system."""
-    probe = folder / f".write-probe-{os.getpid()}.tmp"
-    try:
-        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return True
-    except OSError:
-        return False
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(probe)
-    return True
