@@ -159,7 +159,7 @@ def _check(args: list[str], code: int, stderr: str, before: dict[str, bytes | No
 
 def test_fuzz_cli_in_process(fuzz_root: Path) -> None:
     @settings(max_examples=EXAMPLES or 60, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
+              suppress_health_check=list(HealthCheck))  # fmt: skip
     @given(args=argument_lists(fuzz_root))
     def run(args: list[str]) -> None:
         before = _files(fuzz_root)
@@ -182,7 +182,7 @@ def _encodable(args: list[str]) -> bool:
 
 def test_fuzz_cli_subprocess(fuzz_root: Path) -> None:
     @settings(max_examples=max(EXAMPLES // 10, 6), deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])  # fmt: skip
+              suppress_health_check=list(HealthCheck))  # fmt: skip
     @given(args=argument_lists(fuzz_root).filter(_encodable))
     def run(args: list[str]) -> None:
         before = _files(fuzz_root)
