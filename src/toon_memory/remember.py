@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,7 +107,11 @@ def check_text(value: object, field: str, limits: Limits, attr: str = "content_b
 
 def normalise_key(value: str) -> str:
     """The NFC form of a key, so a key typed decomposed finds the same entry."""
-    return value if value.isascii() else unicodedata.normalize("NFC", value)
+    if value.isascii():
+        return value
+    import unicodedata
+
+    return unicodedata.normalize("NFC", value)
 
 
 def check_key(key: str, limits: Limits = DEFAULT_LIMITS) -> str:

@@ -28,7 +28,6 @@ from toon_memory.errors import (
     StoreError,
     quote,
 )
-from toon_memory.import_rules import admit_row
 from toon_memory.model import Entry, Summary, is_valid_id
 from toon_memory.remember import new_id, versions_to_drop
 from toon_memory.store import journal
@@ -188,6 +187,8 @@ def _admit(
     row: dict[str, Any], number: int, state: State, seen: set[str], report: ImportReport,
     limits: Limits,
 ) -> Entry | None:  # fmt: skip
+    from toon_memory.import_rules import admit_row  # import only: not on every command's path
+
     verdict = admit_row(row, limits)
     label = f"entry {number} ({quote(str(row.get('key', '?')))[1:-1]})"
     entry = verdict.entry
