@@ -2,7 +2,10 @@
 
 Invariant: every date computation in the package goes through ``today()``,
 which honours ``TOON_MEMORY_TODAY=YYYY-MM-DD`` so tests and benchmarks are
-deterministic. No I/O.
+deterministic. A date parameter accepts exactly ``YYYY-MM-DD`` (what every
+help text documents) and a span exactly ``<n>h|d|w|m|y``; anything else,
+including a span that runs past the calendar (year 1..9999), is an
+``InputError`` naming the field, never an ``OverflowError``. No I/O.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ import os
 import re
 from datetime import date, datetime, timedelta, timezone
 
-from toon_memory.errors import InputError
+from toon_memory.errors import InputError, quote
 
 _RELATIVE = re.compile(r"^\s*(\d+)\s*([hdwmy])\s*$", re.IGNORECASE)
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _UNIT_DAYS = {"d": 1, "w": 7, "m": 30, "y": 365}
 
 
@@ -41,16 +45,21 @@ def file_stamp() -> str:
 
 
 def parse_date(value: str, field: str) -> date:
-    """A ``YYYY-MM-DD`` date (a longer ISO timestamp is cut to its date)."""
+    """A ``YYYY-MM-DD`` date, exactly; InputError naming ``field`` for anything else."""
     text = str(value).strip()
     try:
-        return date.fromisoformat(text[:10])
+        if _DATE.match(text):
+            return date.fromisoformat(text)
     except ValueError:
-        raise InputError(field, f"expected a date YYYY-MM-DD, got {value!r}") from None
+        pass
+    raise InputError(field, f"expected a date YYYY-MM-DD, got {quote(value)}") from None
 
 
 def relative_span(value: str) -> timedelta | None:
-    """``"24h"``/``"7d"``/``"2w"`` -> a timedelta; None when not relative."""
+    """``"24h"``/``"7d"``/``"2w"`` -> a timedelta; None when not relative.
+
+    Raises ``OverflowError`` for a span longer than a ``timedelta`` holds.
+    """
     match = _RELATIVE.match(str(value))
     if not match:
         return None
@@ -65,24 +74,28 @@ def resolve_ttl(value: str, field: str = "ttl") -> str:
     text = str(value or "").strip()
     if not text:
         return ""
-    span = relative_span(text)
-    if span is not None:
-        if span <= timedelta(0):
-            raise InputError(field, f"must be positive, got {value!r}")
-        return (
-            today() + max(span, timedelta(days=1)) if span.days == 0 else today() + span
-        ).isoformat()
+    try:
+        span = relative_span(text)
+        if span is not None:
+            if span <= timedelta(0):
+                raise InputError(field, f"must be positive, got {quote(value)}")
+            return (today() + max(span, timedelta(days=1))).isoformat()
+    except OverflowError:
+        raise InputError(field, f"{quote(value)} ends after the year 9999") from None
     if re.match(r"^\d{4}-\d{2}-\d{2}", text):
         return parse_date(text, field).isoformat()
-    raise InputError(field, f"expected 7d, 24h, 30d or a date YYYY-MM-DD, got {value!r}")
+    raise InputError(field, f"expected 7d, 24h, 30d or a date YYYY-MM-DD, got {quote(value)}")
 
 
 def resolve_since(value: str, field: str = "since") -> date:
     """``"24h"``, ``"7d"`` or a date -> the first date included."""
     text = str(value or "").strip() or "24h"
-    span = relative_span(text)
-    if span is not None:
-        return today() - timedelta(days=max(span.days, 1))
+    try:
+        span = relative_span(text)
+        if span is not None:
+            return today() - timedelta(days=max(span.days, 1))
+    except OverflowError:
+        raise InputError(field, f"{quote(value)} reaches before the year 1") from None
     return parse_date(text, field)
 
 

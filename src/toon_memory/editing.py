@@ -3,7 +3,8 @@
 Invariant: every change is validated before the lock is taken, then applied
 as one ``Store.mutate`` (a locked, journaled read-modify-write), so a call
 that returns is durable and two processes never lose each other's writes.
-A forget is soft unless asked otherwise; nothing here deletes history.
+A forget is soft unless asked otherwise; history is deleted only past the
+newest ``historyVersions`` superseded versions of a key (config.json).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from toon_memory import remember as rules
 from toon_memory.archiving import ArchiveResult, select_for_archive
 from toon_memory.clock import now_iso, today
 from toon_memory.config import Config, load_config
-from toon_memory.errors import InputError, NotFoundError
+from toon_memory.errors import InputError, NotFoundError, quote
 from toon_memory.model import (
     FORGET_ACTIONS,
     TAG_ACTIONS,
@@ -42,7 +43,7 @@ Change = tuple[list[journal.Op], T]
 
 def find_entry(state: State, id_or_key: str, field: str = "key") -> Entry:
     """The entry with this id, else the active one with this key, else its newest version."""
-    value = str(id_or_key or "").strip()
+    value = rules.normalise_key(str(id_or_key or "").strip())
     if not value:
         raise InputError(field, "must not be empty")
     entry = state.entries.get(value) or state.by_key(value)
@@ -71,9 +72,9 @@ class Editor:
         return load_config(self.store.paths.config)
 
     # -- remember --------------------------------------------------------
-    def remember(self, draft: rules.Draft) -> RememberResult:
+    def remember(self, draft: rules.Draft, config: Config | None = None) -> RememberResult:
         """Create or merge the entry of a validated draft."""
-        config = self.config()
+        config = config or self.config()
         inferred: list[str] = []
         if not draft.explicit_tags:
             inferred = infer_tags(f"{draft.entry.key} {draft.entry.content}", config.vocab)
@@ -99,6 +100,10 @@ class Editor:
             )  # fmt: skip
             if history is not None:
                 ops.append(journal.put(state.persisted_row(history)))
+                dropped = rules.versions_to_drop(
+                    [*state.versions(new.key), history], config.history_versions
+                )
+                ops.extend(journal.delete(e.id) for e in dropped)
         else:
             new.id = rules.new_id(state.entries)
         conflicts = find_conflicts(new, near)
@@ -168,6 +173,8 @@ class Editor:
             entry.status = "obsolete"
             return [journal.put(state.persisted_row(entry))], entry
         successor = find_entry(state, new_key, "new_key").copy()
+        if successor.id == entry.id or successor.key == entry.key:
+            raise InputError("new_key", f"{quote(new_key)} is the entry itself; name another one")
         entry.status, entry.superseded_on = "superseded", today().isoformat()
         entry.links = split_list([*entry.links, f"superseded_by:{successor.key}"], " ")
         successor.links = split_list([*successor.links, f"supersedes:{entry.key}"], " ")

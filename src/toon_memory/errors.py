@@ -6,11 +6,14 @@ only these, and only at the edge.
 
     ToonMemoryError
     ├── InputError            bad input from a caller (exit code 2); names the field
-    │   └── NotFoundError     an id or key that matches no entry
+    │   ├── NotFoundError     an id or key that matches no entry
+    │   └── ImportFormatError an import file that cannot be read at all (field ``file``)
     ├── StoreError            the store cannot do its job (exit code 1)
     │   ├── CorruptFileError  a file that does not decode; names file and line
-    │   └── LockTimeoutError  the store lock could not be taken in time
-    ├── ImportFormatError     an import file that cannot be read at all
+    │   ├── NewerFormatError  a file written by a newer toon-memory
+    │   ├── LockTimeoutError  the store lock could not be taken in time
+    │   └── FileAccessError   the OS refused a file operation; names the path and what to do
+    │       └── ReadOnlyMemoryError  a change asked of a memory that cannot be written
     ├── SyncError             git or GitHub refused a sharing step; says what to do
     └── AgentConfigError      an agent's config file the installer will not edit;
                               names file and line, the file is left untouched
@@ -19,6 +22,12 @@ only these, and only at the edge.
 from __future__ import annotations
 
 from pathlib import Path
+
+
+def quote(value: object, most: int = 40) -> str:
+    """``repr(value)`` cut to ``most`` characters: an error never echoes a huge input."""
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 class ToonMemoryError(Exception):
@@ -42,7 +51,7 @@ class NotFoundError(InputError):
     """No entry matches the given id or key."""
 
     def __init__(self, field: str, value: str) -> None:
-        super().__init__(field, f"no entry with id or key {value!r}")
+        super().__init__(field, f"no entry with id or key {quote(value)}")
         self.value = value
 
 
@@ -50,16 +59,40 @@ class StoreError(ToonMemoryError):
     """The store could not read or write its files."""
 
 
-class CorruptFileError(StoreError):
-    """A store file does not decode. It is never overwritten."""
+#: What to do about a damaged file of the memory itself (data.toon, archive.toon).
+RESTORE_ADVICE = (
+    "the file was left untouched; run `toon-memory doctor`, or `toon-memory restore` "
+    "to bring back the newest good backup"
+)
+#: What to do about a damaged settings file (config.json, SESSION-STATE.json).
+FIX_ADVICE = "the file was left untouched; fix it, or move it aside to start from defaults"
 
-    def __init__(self, path: Path, line: int | None, problem: str) -> None:
+
+class CorruptFileError(StoreError):
+    """A store file does not decode. It is never overwritten.
+
+    ``advice`` says what to do; ``restore`` is suggested only for the
+    memory's own files (the default), never for settings or foreign files.
+    """
+
+    def __init__(
+        self, path: Path, line: int | None, problem: str, advice: str = RESTORE_ADVICE
+    ) -> None:
         self.path = path
         self.line = line
+        self.problem = problem
         where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {problem} ({advice})")
+
+
+class NewerFormatError(StoreError):
+    """A memory file written by a newer toon-memory than this one (never overwritten)."""
+
+    def __init__(self, path: Path, version: object, supported: int) -> None:
+        self.path = path
         super().__init__(
-            f"{where}: {problem} (the file was left untouched; run "
-            "`toon-memory doctor`, or `toon-memory restore` to bring back the newest good backup)"
+            f"{path}: format version {version} is newer than this toon-memory reads "
+            f"(up to {supported}); upgrade toon-memory (the file was left untouched)"
         )
 
 
@@ -67,10 +100,29 @@ class LockTimeoutError(StoreError):
     """Another process held the store lock for too long."""
 
 
-class ImportFormatError(ToonMemoryError):
-    """An import file is in no format we can read."""
+class FileAccessError(StoreError):
+    """The operating system refused a file operation (permission, disk full, wrong kind).
 
-    exit_code = 2
+    ``path`` is the file or folder at fault, ``problem`` what went wrong and
+    ``advice`` what the user can do; the message is one line.
+    """
+
+    def __init__(self, path: Path | str, problem: str, advice: str) -> None:
+        self.path = Path(path)
+        self.problem = problem
+        self.advice = advice
+        super().__init__(f"{path}: {problem}; {advice}")
+
+
+class ReadOnlyMemoryError(FileAccessError):
+    """A change was asked of a memory whose folder cannot be written; reads still work."""
+
+
+class ImportFormatError(InputError):
+    """An import file is in no format we can read (names the file; field ``file``)."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__("file", problem)
 
 
 class SyncError(ToonMemoryError):

@@ -1,8 +1,9 @@
 """Backups, restore, compaction, health checks and set-up of a memory folder.
 
-Invariant: nothing here deletes user data: restore keeps the replaced file,
-doctor only reads, compaction only folds logs into data.toon, init only
-creates what is missing and merges into config.json.
+Invariant: nothing here deletes user data: restore keeps the replaced file
+(and sets a damaged journal's unreadable lines aside), doctor only reads and
+names every file it cannot read, compaction only folds logs into data.toon,
+init only creates what is missing and merges into config.json.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toon_memory.errors import ToonMemoryError
+from toon_memory.store.oserrors import explain
 from toon_memory.store.store import Store
 
 
@@ -78,29 +80,58 @@ class Maintenance:
 
     def doctor(self) -> list[tuple[str, str]]:
         """Health report: (level, message) pairs, level ok|warn|error."""
-        from toon_memory.store.codec import decode_document
-        from toon_memory.store.journal import read_ops
         from toon_memory.store.jsonfile import read_json_object
 
         report: list[tuple[str, str]] = [("ok", f"memory folder: {self.paths.folder}")]
-        for path in (self.paths.data, self.paths.archive):
-            if not path.exists():
-                report.append(("ok", f"{path.name}: not created yet"))
-                continue
-            try:
-                doc = decode_document(path.read_text(encoding="utf-8"), path)
-            except (ToonMemoryError, UnicodeDecodeError) as exc:
-                report.append(("error", str(exc)))
-                continue
-            kind = (
-                "TypeScript format (migrated on next use)" if doc.migrated_from_ts else "valid TOON"
+        if self.paths.folder.is_dir() and not self.store.writable():
+            report.append(
+                ("warn", "the memory folder is read-only: reads work, changes are refused")
             )
-            report.append(("ok", f"{path.name}: {kind}, {len(doc.entries)} entries"))
+        for path in (self.paths.data, self.paths.archive):
+            report.append(self._check_document(path))
+        report.extend(self._check_journal())
         try:
-            ops, _ = read_ops(self.paths.journal)
-            report.append(("ok", f"journal: {len(ops)} pending operations"))
             read_json_object(self.paths.config)
         except ToonMemoryError as exc:
             report.append(("error", str(exc)))
+        except OSError as exc:
+            report.append(("error", str(explain(exc, self.paths.config))))
         report.append(("ok", f"backups: {len(self.backups())}"))
+        return report
+
+    def _check_document(self, path: Path) -> tuple[str, str]:
+        if not path.exists():
+            return ("ok", f"{path.name}: not created yet")
+        try:
+            doc = self.store.read_document(path)
+        except ToonMemoryError as exc:
+            return ("error", str(exc))
+        except OSError as exc:
+            return ("error", str(explain(exc, path)))
+        kind = "TypeScript format (migrated on next use)" if doc.migrated_from_ts else "valid TOON"
+        return ("ok", f"{path.name}: {kind}, {len(doc.entries)} entries")
+
+    def _check_journal(self) -> list[tuple[str, str]]:
+        from toon_memory.store.journal import read_ops
+        from toon_memory.store.store import BROKEN_JOURNAL
+
+        try:
+            read = read_ops(self.paths.journal)
+        except OSError as exc:
+            return [("error", str(explain(exc, self.paths.journal)))]
+        report = [("ok", f"journal: {len(read.ops)} pending operations")]
+        if read.damaged:
+            lines = ", ".join(str(n) for n in read.damaged[:10])
+            report.append((
+                "warn",
+                f"{self.paths.journal}: {len(read.damaged)} unreadable line(s) (line {lines}); "
+                f"the next use replays the rest and moves them to {BROKEN_JOURNAL}<time>",
+            ))  # fmt: skip
+        if self.paths.folder.is_dir():
+            for kept in sorted(self.paths.folder.glob(f"{BROKEN_JOURNAL}*")):
+                report.append((
+                    "warn",
+                    f"{kept}: unreadable journal lines set aside ({kept.stat().st_size} bytes); "
+                    "look at them, then delete the file",
+                ))  # fmt: skip
         return report

@@ -124,12 +124,8 @@ class Memory:
         return load_config(self.paths.config)
 
     def notices(self) -> list[str]:
-        """Messages from loading (e.g. a migrated TypeScript file), shown once."""
-        state = self.store.loaded()
-        if state is None:
-            return []
-        notes, state.notices = state.notices, []
-        return notes
+        """Messages from loading (a migrated TypeScript file, a damaged journal set aside), once."""
+        return self.store.take_notices()
 
     def entries(self, *, include_inactive: bool = False) -> list[Entry]:
         """Entries in file order (active only unless asked)."""
@@ -141,7 +137,11 @@ class Memory:
         return find_entry(self.store.state(), id_or_key, "id_or_key").copy()
 
     def history(self, key: str) -> list[Entry]:
-        """Every version of a key (active and superseded), newest first."""
+        """Every version of a key (active and superseded), newest first.
+
+        Only the newest ``historyVersions`` superseded versions are kept (config.json).
+        """
+        key = rules.normalise_key(str(key or "").strip())
         versions = [e.copy() for e in self.store.state().entries.values() if e.key == key]
         if not versions:
             raise NotFoundError("key", key)
@@ -155,13 +155,15 @@ class Memory:
         meta: dict[str, Any] | None = None,
     ) -> RememberResult:  # fmt: skip
         """Save a memory; the same key merges into the existing entry."""
+        config = self.config
         draft = rules.draft_entry(
             category, key, content, file=file, tags=tags, links=links, ttl=ttl,
             importance=importance, confidence=confidence, origin=origin, path_scope=path_scope,
+            limits=config.limits,
         )  # fmt: skip
         if meta:
-            draft.entry.meta.update(meta)
-        return self._editor.remember(draft)
+            draft.entry.meta.update(rules.check_meta(meta, config.limits))
+        return self._editor.remember(draft, config)
 
     def forget(self, id_or_key: str, action: str = "soft", new_key: str = "") -> Entry:
         """soft: mark obsolete; hard: delete; restore: make active again; supersede: by ``new_key``."""
@@ -182,12 +184,13 @@ class Memory:
 
     def summary(self, file: str, text: str | None = None) -> Summary | None:
         """Save a file's summary (with ``text``) or get it (without)."""
-        name = str(file or "").strip()
+        limits = self.config.limits
+        name = rules.check_text(file, "file", limits, "file_chars").strip()
         if not name:
             raise InputError("file", "must not be empty")
         if text is None:
             return self.store.state().summaries.get(name)
-        return self._editor.save_summary(name, text)
+        return self._editor.save_summary(name, rules.check_text(text, "text", limits))
 
     def archive(self, older_than_days: int | None = None) -> ArchiveResult:
         """Move stale, expired and (beyond the cap) least useful entries to archive.toon.
@@ -198,10 +201,10 @@ class Memory:
 
     def checkpoint(self, note: str = "") -> Checkpoint:
         """A restorable backup, and a 7-day knowledge entry that names it and the state."""
+        extra = rules.check_text(note, "note", self.config.limits).strip()
         path = self.backup()
         active = self.stats().active
         stamp = file_stamp()[:15]
-        extra = str(note or "").strip()
         content = (
             f"Checkpoint {stamp}: {active} active entries; backup {path.name} "
             f"(toon-memory restore --from {path})." + (f" {extra}" if extra else "")
@@ -229,9 +232,13 @@ class Memory:
         path_scope: str = "", as_of: str = "", from_date: str = "", to_date: str = "",
         category: str = "", tags: object = None,
     ) -> RecallResult:  # fmt: skip
-        """Ranked recall (see ``RecallOptions``); graph mode spreads 2 hops unless told otherwise."""
+        """Ranked recall (see ``RecallOptions``); graph mode spreads 2 hops unless told otherwise.
+
+        ``as_of`` reaches back as far as the kept history (``historyVersions`` per key).
+        """
         from toon_memory.search import RecallOptions
 
+        query = self._check_query(query, "query", limit)
         opts = RecallOptions(
             query=query, mode=mode, hops=hops, limit=limit,
             ids=ids if ids is None or isinstance(ids, str) else tuple(ids), budget=budget,
@@ -248,7 +255,8 @@ class Memory:
         """One call combining BM25, graph, quality, freshness and decay."""
         from toon_memory.search import RecallOptions
 
-        if not str(intent or "").strip():
+        intent = self._check_query(intent, "intent", limit)
+        if not intent.strip():
             raise InputError("intent", "must not be empty")
         opts = RecallOptions(
             query=intent, mode="graph", hops=hops, explain=explain, budget_tokens=budget_tokens,
@@ -278,7 +286,15 @@ class Memory:
 
     def suggest(self, context: str, limit: int = 5) -> list[Entry]:
         """Entries related to a free-text context (no access recorded)."""
-        return self._recaller.suggest(context, limit)
+        return self._recaller.suggest(self._check_query(context, "context", limit), limit)
+
+    def _check_query(self, text: object, field: str, limit: int | None) -> str:
+        """A query-like text within ``limits.queryBytes`` and a limit of at least 1."""
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
+        ):
+            raise InputError("limit", f"must be a whole number of at least 1; got {limit!r}")
+        return rules.check_text(text, field, self.config.limits, "query_bytes")
 
     def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
         """The shortest chain of links between two entries (empty when none)."""

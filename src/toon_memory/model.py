@@ -14,6 +14,8 @@ from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from toon_memory.errors import quote
+
 CATEGORIES: tuple[str, ...] = ("decision", "pattern", "bug", "knowledge", "warning")
 IMPORTANCE_LEVELS: tuple[str, ...] = ("critical", "high", "medium", "low")
 IMPORTANCE_RANK: dict[str, int] = {"": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}
@@ -130,12 +132,12 @@ def split_list(value: Any, seps: str) -> list[str]:
         items = list(value)
     else:
         items = re.split("[" + re.escape(seps) + "]", str(value))
-    out: list[str] = []
+    out: dict[str, None] = {}
     for item in items:
         text = str(item).strip()
-        if text and text not in out:
-            out.append(text)
-    return out
+        if text:
+            out.setdefault(text)
+    return list(out)
 
 
 def _as_int(value: Any, name: str) -> int:
@@ -143,17 +145,20 @@ def _as_int(value: Any, name: str) -> int:
         return 0
     try:
         return int(float(value))
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}: expected a whole number, got {value!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name}: expected a whole number, got {quote(value)}") from None
 
 
 def _as_float(value: Any, name: str, default: float) -> float:
     if value is None or value == "":
         return default
     try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}: expected a number, got {value!r}") from None
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name}: expected a number, got {quote(value)}") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise ValueError(f"{name}: expected a finite number, got {quote(value)}")
+    return number
 
 
 def _as_meta(value: Any) -> dict[str, Any]:

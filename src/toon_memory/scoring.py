@@ -12,6 +12,10 @@ Nothing here is a second copy of a ranking concept: recency is
 (``src/a.py:10-20`` is checked as ``src/a.py``), and the terms compared for a
 conflict are the search index's (``search.tokenize``: same words, stems and
 stopwords as recall).
+
+Every text pass here is linear in the text's length: specificity reads the
+text once as tokens and classifies each token with fixed-width patterns (no
+pattern that can backtrack over a long run of word characters).
 """
 
 from __future__ import annotations
@@ -28,7 +32,38 @@ from toon_memory.search.tokenize import document_terms
 CONFLICT_OVERLAP = 0.35
 #: Quality's recency: 1.0 for an entry dated today, 0.5 at 45 days (``search.decay``).
 RECENCY_HALF_LIFE_DAYS = 45.0
-_SPECIFIC = re.compile(r"[\w-]+\.\w{1,5}\b|\w+\(\)|[a-z]+[A-Z]\w+|\w+_\w+|`[^`]+`|\d+")
+#: A backtick span, or a run of word characters, dots and dashes (with a call's ``()``).
+_TOKEN = re.compile(r"`[^`]+`|[\w.\-]+(?:\(\))?")
+#: Inside one token, each a fixed-width look: file extension, camelCase, snake_case, digit.
+_SPECIFIC_MARKS = (
+    re.compile(r"(?<=[\w-])\.\w{1,5}\b"),
+    re.compile(r"[a-z][A-Z]\w"),
+    re.compile(r"\w_\w"),
+    re.compile(r"\d"),
+)
+#: Specific tokens past this count add nothing to the score.
+SPECIFIC_CAP = 2
+
+
+def specific_count(text: str, cap: int = SPECIFIC_CAP) -> int:
+    """How many tokens of ``text`` name something specific (a file, a call, an identifier,
+    code in backticks, a number), counted up to ``cap``; one linear pass."""
+    count = 0
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if (
+            token[0] == "`"
+            or (
+                token.endswith("()")
+                and len(token) > 2
+                and (token[-3].isalnum() or token[-3] == "_")
+            )
+            or any(mark.search(token) for mark in _SPECIFIC_MARKS)
+        ):
+            count += 1
+            if count >= cap:
+                break
+    return count
 
 
 def quality_score(entry: Entry, today: date) -> float:
@@ -37,7 +72,7 @@ def quality_score(entry: Entry, today: date) -> float:
     links = min(len(entry.links) / 2, 1.0)
     detail = min(len(entry.content) / 200, 1.0)
     recency = decay.recency(decay.day_of(entry.date), today, RECENCY_HALF_LIFE_DAYS)
-    specific = (0.5 if entry.file else 0.0) + min(len(_SPECIFIC.findall(entry.content)) / 4, 0.5)
+    specific = (0.5 if entry.file else 0.0) + min(specific_count(entry.content) / 4, 0.5)
     score = 0.3 * tags + 0.2 * links + 0.2 * detail + 0.15 * recency + 0.15 * specific
     if entry.origin == "human":
         score += 0.1

@@ -97,8 +97,13 @@ def test_without_git_on_path_everything_is_empty(
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
     assert git_facts(repo) == GitFacts()
-    assert current_branch(repo) == ""
     assert session_files(repo) == frozenset()
+    # The branch is read from .git/HEAD, no git process needed; detached asks git: none here.
+    assert current_branch(repo) == "main"
+    head = (repo / ".git" / "HEAD").read_text()
+    (repo / ".git" / "HEAD").write_text("0123456789abcdef0123456789abcdef01234567\n")
+    assert current_branch(repo) == ""
+    (repo / ".git" / "HEAD").write_text(head)
 
 
 def test_session_files_cover_the_work_tree_and_the_branch(repo: Path) -> None:

@@ -4,8 +4,11 @@ Invariant: a command gets its ``Memory`` from ``Context.memory`` (opened on
 first use, for ``--project`` or the working directory), prints one rendered
 result with ``show`` (text, or its data as JSON with ``--json``), and a
 ``ToonMemoryError`` becomes one line on stderr and the documented exit code
-(2 bad input, 1 anything else). Importing this module loads click and
-nothing of the core.
+(2 bad input, 1 anything else). An ``OSError`` that reaches the edge becomes
+one line naming the path and what to do (exit 1), never a traceback; text
+arguments that are not valid Unicode (undecodable bytes on the command line)
+are refused before the command runs (exit 2, naming the parameter).
+Importing this module loads click and nothing of the core.
 """
 
 from __future__ import annotations
@@ -56,9 +59,22 @@ pass_ctx = click.make_pass_decorator(Context)
 def emit(data: Any, text: str, as_json: bool) -> None:
     """Print JSON (``--json``) or text."""
     if as_json:
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+        click.echo(printable(json.dumps(data, ensure_ascii=False, indent=2, default=str)))
     else:
-        click.echo(text)
+        click.echo(printable(text))
+
+
+def printable(text: str) -> str | bytes:
+    """``text``, or its bytes when it holds a lone surrogate (a file name that is not UTF-8:
+    its own bytes are printed back, anything else as a backslash escape)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            return text.encode("utf-8", "backslashreplace")
+    return text
 
 
 def show(rendered: Rendered, as_json: bool) -> None:
@@ -72,12 +88,52 @@ def handles_errors(func: F) -> F:
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
+            check_unicode_args(kwargs)
             return func(*args, **kwargs)
         except ToonMemoryError as exc:
+            _notices_before_error()
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except OSError as exc:
+            from toon_memory.store.oserrors import explain
+
+            _notices_before_error()
+            click.echo(f"error: {explain(exc)}", err=True)
+            sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _notices_before_error() -> None:
+    """A failing command still tells what loading found (e.g. a journal set aside)."""
+    ctx = click.get_current_context(silent=True)
+    shared = ctx.find_object(Context) if ctx is not None else None
+    if shared is not None:
+        shared.print_notices()
+
+
+def check_unicode_args(kwargs: dict[str, Any]) -> None:
+    """Refuse a text parameter holding a lone surrogate (bytes that are not UTF-8 on the
+    command line), naming it; paths are exempt (a file name may be any bytes)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return
+    for param in ctx.command.params:
+        if isinstance(param.type, click.Path) or param.name is None:
+            continue
+        value = kwargs.get(param.name)
+        for text in value if isinstance(value, (tuple, list)) else (value,):
+            if not isinstance(text, str):
+                continue
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                from toon_memory.errors import InputError
+
+                raise InputError(
+                    param.name.rstrip("_"),
+                    f"is not valid Unicode text (an undecodable byte at character {exc.start})",
+                ) from None
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")

@@ -33,8 +33,9 @@ from toon_memory.cli.context import Context
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
-    "--project", type=click.Path(file_okay=False), envvar="TOON_MEMORY_PROJECT",
-    help="Project root (default: found from the working directory; env TOON_MEMORY_PROJECT).",
+    "--project", type=click.Path(exists=True, file_okay=False), envvar="TOON_MEMORY_PROJECT",
+    help="Project root, an existing folder (default: found from the working directory; "
+    "env TOON_MEMORY_PROJECT).",
 )  # fmt: skip
 @click.version_option(package_name="toon-memory")
 @click.pass_context

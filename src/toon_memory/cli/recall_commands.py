@@ -52,7 +52,9 @@ def recall_options(func: Any) -> Any:
 @click.option("--ids", default="", help="Fetch these ids or keys, in this order.")
 @click.option("--compact", is_flag=True, help="Numbered, denser output.")
 @click.option("--no-rrf", "no_rrf", is_flag=True, help="Use the linear score instead of RRF.")
-@click.option("--as-of", default="", help="Recall as of a date (brings back superseded versions).")
+@click.option("--as-of", default="", help="Recall as of a date YYYY-MM-DD (brings back superseded "
+              "versions, as far back as the kept history: the newest 20 versions per key, "
+              "historyVersions in config.json).")  # fmt: skip
 @recall_options
 @json_option
 @pass_ctx

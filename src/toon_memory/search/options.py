@@ -2,6 +2,7 @@
 
 Invariant: ``RecallOptions.validated()`` either raises ``InputError`` naming
 the bad field or returns options whose every field is in range (mode,
+category (empty or one of ``CATEGORIES``),
 ``hops`` 1|2 resolved from the defaults, budget, a positive ``limit`` resolved
 from the defaults, ISO dates, ``ids`` as a tuple), so the ranking code never
 re-checks them. Every default lives here, whoever calls the engine.
@@ -19,8 +20,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from toon_memory.clock import parse_date
-from toon_memory.errors import InputError
-from toon_memory.model import RECALL_BUDGETS, RECALL_MODES
+from toon_memory.errors import InputError, quote
+from toon_memory.model import CATEGORIES, RECALL_BUDGETS, RECALL_MODES
 
 MODES = RECALL_MODES
 BUDGETS = RECALL_BUDGETS
@@ -87,6 +88,11 @@ class RecallOptions:
         if from_date and to_date and from_date > to_date:
             raise InputError("to_date", f"{to_date} is before from_date {from_date}")
         tags = split_ids(self.tags) if isinstance(self.tags, str) else tuple(self.tags)
+        category = str(self.category or "").strip().lower()
+        if category and category not in CATEGORIES:
+            raise InputError(
+                "category", f"expected one of {', '.join(CATEGORIES)}, got {quote(self.category)}"
+            )
         return replace(
             self,
             query=str(self.query or "").strip(),
@@ -99,7 +105,7 @@ class RecallOptions:
             from_date=from_date,
             to_date=to_date,
             path_scope=str(self.path_scope or "").strip(),
-            category=str(self.category or "").strip().lower(),
+            category=category,
             tags=tuple(t.strip().lower() for t in tags if t.strip()),
         )
 

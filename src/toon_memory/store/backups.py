@@ -3,7 +3,11 @@
 Invariant: a backup is a complete, decodable copy of the memory (snapshot
 plus journal folded in); at most ``KEEP`` timestamped backups are kept,
 newest first; ``restore`` never deletes the file it replaces (the broken one
-is kept beside it) and only restores a backup that decodes.
+is kept beside it), only restores a backup that decodes and is not empty,
+and leaves a clean journal: its readable lines are replayed over the
+restored snapshot, its unreadable ones are set aside (``journal.broken-*``).
+A file named with ``--from`` that is missing, empty or not a memory is
+refused as bad input naming that file.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import shutil
 from pathlib import Path
 
 from toon_memory.clock import file_stamp
-from toon_memory.errors import CorruptFileError, StoreError
+from toon_memory.errors import CorruptFileError, InputError, StoreError, ToonMemoryError
 from toon_memory.store.atomic import write_atomic
 from toon_memory.store.codec import decode_document, encode_document
 from toon_memory.store.paths import MemoryPaths
@@ -40,28 +44,51 @@ def create_backup(store: Store) -> Path:
     return target
 
 
-def _decodes(path: Path) -> bool:
+def _problem(path: Path) -> str:
+    """Why ``path`` cannot be restored ('' when it can)."""
     try:
-        decode_document(path.read_text(encoding="utf-8"), path)
-    except (CorruptFileError, UnicodeDecodeError, OSError):
-        return False
-    return True
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return "does not exist"
+    except IsADirectoryError:
+        return "is a folder, not a backup file"
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if not raw.strip():
+        return "is empty, not a toon-memory backup"
+    try:
+        decode_document(raw.decode("utf-8"), path)
+    except UnicodeDecodeError:
+        return "is not UTF-8 text, not a toon-memory backup"
+    except CorruptFileError as exc:
+        return f"is not a toon-memory file ({exc.problem})"
+    except ToonMemoryError as exc:
+        return str(exc)
+    return ""
 
 
 def restore_backup(store: Store, backup: Path | None = None) -> tuple[Path, Path | None]:
     """Put the newest good backup (or ``backup``) in place of data.toon.
 
     Returns (restored backup, where the replaced data.toon was kept). The
-    journal stays, so writes made after the backup are replayed over it.
+    journal's readable lines stay, so writes made after the backup are
+    replayed over it; its unreadable lines are moved to ``journal.broken-*``.
     """
-    candidates = [backup] if backup else list_backups(store.paths)
-    good = next((path for path in candidates if path is not None and _decodes(path)), None)
-    if good is None:
-        raise StoreError(f"{store.paths.backups}: no backup that decodes")
+    if backup is not None:
+        problem = _problem(backup)
+        if problem:
+            raise InputError("from", f"{backup} {problem}")
+        good = backup
+    else:
+        found = next((path for path in list_backups(store.paths) if not _problem(path)), None)
+        if found is None:
+            raise StoreError(f"{store.paths.backups}: no backup that decodes")
+        good = found
     with store.lock:
         kept: Path | None = None
-        if store.paths.data.exists():
+        if store.paths.data.is_file():
             kept = store.paths.data.with_name(f"data.toon.broken-{file_stamp()}")
             shutil.copy2(store.paths.data, kept)
         write_atomic(store.paths.data, good.read_bytes())
+        store.set_aside_damage()
     return good, kept

@@ -21,7 +21,7 @@ from toon_memory.model import ATTRIBUTES, FIELDS
 #: Bump only when the cache's own layout (the pickled tuple) changes; the
 #: stored fields, the entry layout and the derived index format are part of
 #: the key already, so adding a field or changing the index needs no bump here.
-CACHE_LAYOUT = 6
+CACHE_LAYOUT = 7
 FileId = tuple[int, int, int]
 
 

@@ -3,7 +3,9 @@
 Invariant: ``encode_document`` writes spec TOON with the official
 ``toon-format`` encoder (``|`` delimiter, ``version: 1`` first, the entries
 table with every column of ``model.FIELDS``, then ``summaries``), and
-``decode_document(encode_document(x)) == x`` for any entries. ``toon_format``
+``decode_document(encode_document(x)) == x`` for any entries. A file whose
+``version`` is newer than ``FORMAT_VERSION`` is refused (``NewerFormatError``),
+never guessed at. ``toon_format``
 is imported lazily: the read path served from the cache never pays for it.
 No file I/O here.
 """
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toon_memory.errors import CorruptFileError
+from toon_memory.errors import CorruptFileError, NewerFormatError
 from toon_memory.model import FIELDS, Entry, Summary, entry_from_row
 
 FORMAT_VERSION = 1
@@ -57,6 +59,9 @@ def decode_document(text: str, path: Path) -> Document:
         data = toon_format.loads(text, strict=True)
     except toon_format.ToonDecodeError as exc:
         return _decode_foreign(text, path, exc.line, exc.msg)
+    except RecursionError:
+        raise CorruptFileError(path, None, "nested too deeply") from None
+    check_version(data, path)
     if _is_our_layout(data):
         return _document_from_data(data, path)
     return _decode_foreign(text, path, 1, "not a toon-memory file (no entries table of ours)")
@@ -71,6 +76,15 @@ def _is_our_layout(data: Any) -> bool:
     return all(isinstance(row, dict) and "content" in row and "key" in row for row in rows) and (
         not rows or set(FIELDS) <= set(rows[0])
     )
+
+
+def check_version(data: Any, path: Path) -> None:
+    """Refuse a file written by a newer toon-memory (its ``version`` above ours)."""
+    version = data.get("version") if isinstance(data, dict) else None
+    if isinstance(version, bool) or not isinstance(version, (int, float)):
+        return
+    if version > FORMAT_VERSION:
+        raise NewerFormatError(path, version, FORMAT_VERSION)
 
 
 def _document_from_data(data: dict[str, Any], path: Path) -> Document:

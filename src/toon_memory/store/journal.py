@@ -4,19 +4,26 @@ Invariant: each line is one JSON operation carrying an absolute state (the
 whole entry after the change, or a deletion), so replaying any prefix of the
 journal over any snapshot that already holds some of its lines yields the
 same state: replay is idempotent, and a crash between a compaction's rename
-and its journal rewrite loses nothing. A torn last line (a write that never
-returned) is ignored.
+and its journal rewrite loses nothing. A torn last line without its newline
+(a write that never returned, or one still being written) is not read.
+
+Damage never stops a replay: a whole line that is not an operation (garbage
+in the middle, a torn line followed by a newline) is reported in
+``JournalRead.damaged`` and skipped, and every readable line is applied.
+``split_damaged`` separates the readable lines from the damaged bytes so the
+store can keep the latter aside (``journal.broken-<time>``).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toon_memory.errors import CorruptFileError
 from toon_memory.store.atomic import append_durable
+
+KINDS: tuple[str, ...] = ("put", "del", "sum")
 
 
 @dataclass(frozen=True)
@@ -47,34 +54,65 @@ def append_ops(path: Path, ops: list[Op]) -> int:
     return append_durable(path, b"".join(op.encode() for op in ops))
 
 
-def read_ops(path: Path, start: int = 0) -> tuple[list[Op], int]:
-    """Operations from byte ``start`` on, and the offset just past the last whole line."""
+@dataclass
+class JournalRead:
+    """What a replay found: the operations, the offset past the last whole line, the damage."""
+
+    ops: list[Op] = field(default_factory=list)
+    offset: int = 0
+    #: Line numbers (1-based, counted from the read's start) of unreadable whole lines.
+    damaged: list[int] = field(default_factory=list)
+
+
+def parse_line(line: bytes) -> Op | None:
+    """One journal line as an operation, or None when it is not one (damage)."""
+    try:
+        record = json.loads(line)
+    except ValueError:  # also UnicodeDecodeError: bytes that are not UTF-8
+        return None
+    if not isinstance(record, dict):
+        return None
+    kind = record.pop("op", None)
+    if kind == "put" and isinstance(record.get("entry"), dict):
+        return Op(kind, record)
+    if kind == "del" and isinstance(record.get("id"), str):
+        return Op(kind, record)
+    if kind == "sum" and isinstance(record.get("file"), str) and "summary" in record:
+        return Op(kind, record)
+    return None
+
+
+def read_ops(path: Path, start: int = 0) -> JournalRead:
+    """Operations from byte ``start`` on; unreadable whole lines are skipped and counted."""
     try:
         with path.open("rb") as handle:
             handle.seek(start)
             raw = handle.read()
     except FileNotFoundError:
-        return [], 0
-    ops: list[Op] = []
-    offset = start
+        return JournalRead()
+    read = JournalRead(offset=start)
     lines = raw.split(b"\n")
-    for index, line in enumerate(lines[:-1]):
-        offset += len(line) + 1
+    for number, line in enumerate(lines[:-1], start=1):
+        read.offset += len(line) + 1
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-            kind = record.pop("op")
-        except (ValueError, KeyError):
-            if index == len(lines) - 2:
-                break
-            raise CorruptFileError(
-                path, _line_number(path, offset), "unreadable journal line"
-            ) from None
-        ops.append(Op(str(kind), record))
-    return ops, offset
+        op = parse_line(line)
+        if op is None:
+            read.damaged.append(number)
+        else:
+            read.ops.append(op)
+    return read
 
 
-def _line_number(path: Path, offset: int) -> int:
-    with path.open("rb") as handle:
-        return handle.read(offset).count(b"\n")
+def split_damaged(raw: bytes) -> tuple[bytes, bytes, int]:
+    """(readable lines plus any torn tail, the damaged lines, how many were damaged)."""
+    lines = raw.split(b"\n")
+    good: list[bytes] = []
+    bad: list[bytes] = []
+    for line in lines[:-1]:
+        if line.strip() and parse_line(line) is None:
+            bad.append(line + b"\n")
+        else:
+            good.append(line + b"\n")
+    good.append(lines[-1])
+    return b"".join(good), b"".join(bad), len(bad)

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toon_memory.errors import CorruptFileError
+from toon_memory.errors import FIX_ADVICE, CorruptFileError
 
 
 def read_json_object(path: Path) -> dict[str, Any]:
@@ -20,10 +20,14 @@ def read_json_object(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         return {}
+    except UnicodeDecodeError:
+        raise CorruptFileError(path, None, "not UTF-8 text", FIX_ADVICE) from None
     try:
         data = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as exc:
-        raise CorruptFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
+        raise CorruptFileError(path, exc.lineno, f"invalid JSON: {exc.msg}", FIX_ADVICE) from None
+    except RecursionError:
+        raise CorruptFileError(path, None, "JSON nested too deeply", FIX_ADVICE) from None
     if not isinstance(data, dict):
-        raise CorruptFileError(path, 1, "expected a JSON object")
+        raise CorruptFileError(path, 1, "expected a JSON object", FIX_ADVICE)
     return data

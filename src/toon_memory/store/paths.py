@@ -2,8 +2,11 @@
 
 Invariant: project discovery never picks the home folder (it holds the
 global store), never climbs above the repository root, and honours
-``--project`` / ``TOON_MEMORY_PROJECT`` first. Only computes paths; the
-filesystem accesses are ``exists`` checks while walking up and resolving.
+``--project`` / ``TOON_MEMORY_PROJECT`` first; a folder named by
+``TOON_MEMORY_PROJECT`` must exist, so a typo never creates a new memory (the
+CLI checks ``--project`` the same way). Only computes
+paths; the filesystem accesses are ``exists`` checks while walking up and
+resolving.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ def find_project_root(start: Path | str | None = None) -> Path:
     """
     override = os.environ.get("TOON_MEMORY_PROJECT", "").strip()
     if start is None and override:
-        return Path(override).expanduser().resolve()
+        return _existing(Path(override).expanduser().resolve(), "TOON_MEMORY_PROJECT")
     here = Path(start if start is not None else os.getcwd()).expanduser().resolve()
     home = home_dir().resolve()
     for folder in (here, *here.parents):
@@ -43,6 +46,16 @@ def find_project_root(start: Path | str | None = None) -> Path:
     if here == Path(here.anchor):  # a server started in "/" works on the global memory
         return home
     return here
+
+
+def _existing(folder: Path, field: str) -> Path:
+    """``folder`` when it is an existing folder; InputError naming ``field`` otherwise."""
+    if not folder.is_dir():
+        from toon_memory.errors import InputError
+
+        what = "is a file" if folder.exists() else "does not exist"
+        raise InputError(field, f"{folder} {what}; name an existing project folder")
+    return folder
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 Invariant: the file is only ever replaced atomically (``write_atomic``:
 temp file, fsync, rename), every update is a locked read-modify-write that
 keeps keys this module does not know, and ``last_updated`` is set on every
-write. A missing file reads as the empty state. Pure API for the CLI and the
+write. A missing file reads as the empty state. A value must be valid
+Unicode and at most ``MAX_VALUE_BYTES`` (checked before the lock). Pure API for the CLI and the
 MCP ``memory_state`` tool: ``read_state``, ``update_state``, ``clear_state``,
 and ``apply_action`` (the one rule for show/set/add/clear that both use).
 """
@@ -124,6 +125,24 @@ def _as_field(name: str, value: Any) -> Any:
     return value
 
 
+#: Most UTF-8 bytes one ``set``/``add`` may bring (the default content limit).
+MAX_VALUE_BYTES = 64 * 1024
+
+
+def _check_values(values: list[str]) -> None:
+    """Values of valid Unicode within ``MAX_VALUE_BYTES`` in all; InputError naming ``value``."""
+    size = 0
+    for text in values:
+        try:
+            size += len(text.encode("utf-8"))
+        except UnicodeEncodeError as exc:
+            raise InputError(
+                "value", f"is not valid Unicode text (a lone surrogate at character {exc.start})"
+            ) from None
+        if size > MAX_VALUE_BYTES:
+            raise InputError("value", f"is over the limit of {MAX_VALUE_BYTES} bytes")
+
+
 def apply_action(
     workspace: Path, action: str = "show", field: str | None = None,
     value: str | list[str] | tuple[str, ...] | None = None,
@@ -142,6 +161,7 @@ def apply_action(
     if action in ("set", "add") and value is None:
         raise InputError("value", f"is required for action {action!r}")
     values = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
+    _check_values(values)
     if action == "show":
         return read_state(workspace)
     if action == "clear":

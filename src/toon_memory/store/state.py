@@ -5,6 +5,8 @@ entry keeps its place) so ``data.toon`` stays stable for diffs and merges.
 An entry's ``accessed``/``last_accessed`` here already include the accesses
 still pending in the access log (``pending``); journal rows carry only the
 persisted part, so folding the log in again never double counts.
+``history`` lists, per key, the ids of its superseded versions, kept in step
+with ``entries`` so pruning old versions never scans every entry.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ class State:
     summaries: dict[str, Summary] = field(default_factory=dict)
     pending: dict[str, int] = field(default_factory=dict)
     keys: dict[str, str] = field(default_factory=dict)
+    #: key -> ids of its superseded versions (file order).
+    history: dict[str, list[str]] = field(default_factory=dict)
     #: A lower bound of the active entries' TTL dates ('' = none): lets callers
     #: skip looking for expired entries when none can have expired yet.
     ttl_floor: str = ""
@@ -54,6 +58,19 @@ class State:
             if entry.active:
                 self.keys[entry.key] = entry.id
                 self._lower_ttl_floor(entry)
+            elif entry.status == "superseded":
+                self.history.setdefault(entry.key, []).append(entry.id)
+
+    def versions(self, key: str) -> list[Entry]:
+        """The superseded versions of ``key`` (file order)."""
+        return [self.entries[i] for i in self.history.get(key, ()) if i in self.entries]
+
+    def _unlist(self, old: Entry) -> None:
+        ids = self.history.get(old.key)
+        if ids and old.id in ids:
+            ids.remove(old.id)
+            if not ids:
+                del self.history[old.key]
 
     def _lower_ttl_floor(self, entry: Entry) -> None:
         if entry.ttl and (not self.ttl_floor or entry.ttl < self.ttl_floor):
@@ -81,12 +98,17 @@ class State:
         if count:
             entry.accessed += count
         old = self.entries.get(entry.id)
-        if old is not None and self.keys.get(old.key) == old.id:
-            del self.keys[old.key]
+        if old is not None:
+            if self.keys.get(old.key) == old.id:
+                del self.keys[old.key]
+            if old.status == "superseded":
+                self._unlist(old)
         self.entries[entry.id] = entry
         if entry.active:
             self.keys[entry.key] = entry.id
             self._lower_ttl_floor(entry)
+        elif entry.status == "superseded":
+            self.history.setdefault(entry.key, []).append(entry.id)
         if self.derived is not None:
             self.derived.upsert(entry)
 
@@ -96,6 +118,8 @@ class State:
             return
         if self.keys.get(old.key) == entry_id:
             del self.keys[old.key]
+        if old.status == "superseded":
+            self._unlist(old)
         if self.derived is not None:
             self.derived.remove(entry_id)
         self.pending.pop(entry_id, None)

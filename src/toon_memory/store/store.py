@@ -11,23 +11,32 @@ Invariants:
   compaction swaps the log may go uncounted; entries never do.
 - Compaction encodes outside the lock and swaps under it, carrying over the
   journal tail written meanwhile, so writers are not stalled by a big encode.
+- A damaged journal never bricks the memory: every readable line is replayed
+  and the unreadable ones are moved (under the lock, atomically) to a kept
+  ``journal.broken-<time>`` file, reported once through ``take_notices``.
+  When the folder cannot be written they are skipped in place instead.
+- A read-only memory can be read: nothing on the read path needs to write
+  (the access log and the cache are best effort); a change raises
+  ``ReadOnlyMemoryError`` before anything is written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
-from toon_memory.clock import today
-from toon_memory.errors import StoreError
+from toon_memory.clock import file_stamp, today
+from toon_memory.errors import StoreError, ToonMemoryError
 from toon_memory.model import Entry, EntryMap
 from toon_memory.store import journal
 from toon_memory.store.atomic import replace_durable, write_atomic, write_temp
 from toon_memory.store.cache import Position, cache_version, file_id, load_cache, save_cache
 from toon_memory.store.codec import Document, decode_document, encode_document
 from toon_memory.store.lock import FileLock
+from toon_memory.store.oserrors import explain, folder_writable, is_read_only, read_only
 from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.state import Derived, State
 
@@ -37,8 +46,9 @@ MIN_JOURNAL_BYTES = 256 * 1024
 CACHE_REFRESH_BYTES = 64 * 1024
 GITIGNORE = (
     ".lock\njournal.jsonl\naccess.log\n*.tmp\nsessions/\ncaptured.jsonl\ncaptured.1.jsonl\n"
-    "captured.jsonl.lock\nbackups/\nwatch.log\n"
+    "captured.jsonl.lock\nbackups/\nwatch.log\njournal.broken-*\n"
 )
+BROKEN_JOURNAL = "journal.broken-"
 
 
 def _ino(path: Path) -> tuple[int | None, int]:
@@ -46,6 +56,8 @@ def _ino(path: Path) -> tuple[int | None, int]:
         st = os.stat(path)
     except FileNotFoundError:
         return None, 0
+    except NotADirectoryError as exc:
+        raise explain(exc, path) from None
     return st.st_ino, st.st_size
 
 
@@ -65,6 +77,8 @@ class Store:
         self._cache_version = cache_version(derived_version)
         self._state: State | None = None
         self._pos: Position | None = None
+        self._notices: list[str] = []
+        self._told: set[str] = set()
 
     # -- reading ---------------------------------------------------------
     def loaded(self) -> State | None:
@@ -103,8 +117,16 @@ class Store:
         assert state is not None
         j_off, a_off = pos.journal_offset, pos.access_offset
         if j_size > j_off:
-            ops, j_off = journal.read_ops(self.paths.journal, j_off)
-            state.apply(ops)
+            read = journal.read_ops(self.paths.journal, j_off)
+            if read.damaged and self.set_aside_damage():
+                return False  # the journal was rewritten: the caller reloads
+            state.apply(read.ops)
+            j_off = read.offset
+            if read.damaged:
+                self._notice(
+                    f"{self.paths.journal}: skipped {len(read.damaged)} unreadable line(s); "
+                    "the memory folder is not writable, so they were left in place"
+                )
         if a_size > a_off:
             a_off = self._fold_access(state, a_off)
         self._pos = Position(pos.data, j_ino, j_off, a_ino, a_off)
@@ -131,7 +153,9 @@ class Store:
         if doc.migrated_from_ts:
             self._migrate(doc)
             return
-        self._catch_up(self._pos)
+        for _attempt in range(3):  # False: a damaged journal was set aside; replay it again
+            if self._catch_up(self._pos):
+                break
         self.save_cache()
 
     def _read_document(self, path: Path) -> Document:
@@ -150,17 +174,74 @@ class Store:
         """Replace a TypeScript-format data.toon by ours, keeping the original as a backup."""
         from toon_memory.store.copies import keep_copy
 
-        with self.lock:
-            kept = keep_copy(self.paths, self.paths.data, "ts-original")
-            assert self._state is not None
-            self._state.notices.append(
-                f"migrated a TypeScript toon-memory file (original kept as {kept})"
+        assert self._state is not None
+        try:
+            with self.lock:
+                kept = keep_copy(self.paths, self.paths.data, "ts-original")
+                self._state.notices.append(
+                    f"migrated a TypeScript toon-memory file (original kept as {kept})"
+                )
+                self._state.notices.extend(doc.repairs)
+                self._write_snapshot(self._state)
+                self._pos = Position(file_id(self.paths.data), None, 0, None, 0)
+                self._catch_up(self._pos)
+        except OSError:  # a read-only memory: read the TypeScript file as it is
+            self._notice(
+                f"{self.paths.data}: a TypeScript toon-memory file, read as it is "
+                "(the folder is not writable, so it was not migrated)"
             )
-            self._state.notices.extend(doc.repairs)
-            self._write_snapshot(self._state)
-            self._pos = Position(file_id(self.paths.data), None, 0, None, 0)
+            assert self._pos is not None
             self._catch_up(self._pos)
+            return
         self.save_cache()
+
+    # -- damage and notices ------------------------------------------------
+    def set_aside_damage(self) -> bool:
+        """Move the journal's unreadable lines to ``journal.broken-<time>`` (under the lock).
+
+        True when the journal holds no damage any more (moved, or another
+        process did it); False when the folder cannot be written.
+        """
+        try:
+            with self.lock:
+                try:
+                    raw = self.paths.journal.read_bytes()
+                except FileNotFoundError:
+                    return True
+                good, bad, count = journal.split_damaged(raw)
+                if count:
+                    self._keep_aside(bad, count)
+                    write_atomic(self.paths.journal, good)
+        except OSError:
+            return False
+        return True
+
+    def _keep_aside(self, bad: bytes, count: int) -> None:
+        """Write unreadable journal lines to a new ``journal.broken-<time>`` and say so once."""
+        if not count:
+            return
+        kept = self.paths.folder / f"{BROKEN_JOURNAL}{file_stamp()}"
+        write_atomic(kept, bad)
+        self._notice(
+            f"{self.paths.journal}: {count} unreadable line(s) moved to {kept}; every "
+            "readable line was replayed (look at that file, then delete it)"
+        )
+
+    def _notice(self, text: str) -> None:
+        if text not in self._told:
+            self._told.add(text)
+            self._notices.append(text)
+
+    def take_notices(self) -> list[str]:
+        """Messages from loading (a migration, a damaged journal set aside), each given once."""
+        notes, self._notices = self._notices, []
+        if self._state is not None:
+            notes, self._state.notices = self._state.notices + notes, []
+        return notes
+
+    def read_document(self, path: Path) -> Document:
+        """A .toon file of this memory; ``CorruptFileError`` naming file and line when damaged."""
+        return self._read_document(path)
 
     def save_cache(self) -> None:
         if self._state is not None and self._pos is not None:
@@ -170,17 +251,32 @@ class Store:
 
     # -- writing ---------------------------------------------------------
     def mutate(self, change: Callable[[State], tuple[list[journal.Op], T]]) -> T:
-        """Run ``change`` on the fresh state under the lock and journal its ops durably."""
-        self.ensure_folder()
-        with self.lock:
-            state = self.state()
-            ops, result = change(state)
-            if ops:
-                self._append(ops)
-                state.apply(ops)
+        """Run ``change`` on the fresh state under the lock and journal its ops durably.
+
+        An OS refusal becomes ``ReadOnlyMemoryError`` (folder not writable) or a
+        ``FileAccessError`` naming the path; nothing is acknowledged then.
+        """
+        try:
+            self.ensure_folder()
+            with self.lock:
+                state = self.state()
+                ops, result = change(state)
+                if ops:
+                    self._append(ops)
+                    state.apply(ops)
+        except OSError as exc:
+            if is_read_only(exc) and not self.writable():
+                raise read_only(self.paths.folder, exc) from None
+            raise explain(exc, self.paths.folder) from None
         if ops:
-            self._maybe_compact()
+            # The change is durable already: folding it in can wait for the next write.
+            with contextlib.suppress(OSError, ToonMemoryError):
+                self._maybe_compact()
         return result
+
+    def writable(self) -> bool:
+        """Can a file be created in the memory folder (or the folder be created)?"""
+        return folder_writable(self.paths.folder)
 
     def _append(self, ops: list[journal.Op]) -> None:
         assert self._pos is not None
@@ -215,9 +311,14 @@ class Store:
         lines = "".join(f"{entry_id} {day}\n" for entry_id in ids)
         if not lines or not self.paths.folder.is_dir():
             return
-        fd = os.open(self.paths.access_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.paths.access_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError:  # a read-only memory: counting is best effort
+            return
         try:
             os.write(fd, lines.encode())
+        except OSError:
+            return
         finally:
             os.close(fd)
 
@@ -232,7 +333,17 @@ class Store:
             self.compact()
 
     def compact(self) -> bool:
-        """Fold journal and access log into data.toon. False if another process raced us."""
+        """Fold journal and access log into data.toon. False if another process raced us.
+
+        An OS refusal (read-only, disk full) raises ``FileAccessError`` and
+        leaves every file as it was.
+        """
+        try:
+            return self._compact()
+        except OSError as exc:
+            raise explain(exc, self.paths.data) from None
+
+    def _compact(self) -> bool:
         with self.lock:
             state = self.state()
             pos = self._pos
@@ -248,8 +359,12 @@ class Store:
             ):
                 temp.unlink()
                 return False
-            replace_durable(temp, self.paths.data)
-            j_ino = self._carry_tail(self.paths.journal, pos.journal_offset)
+            try:
+                replace_durable(temp, self.paths.data)
+            except OSError:
+                temp.unlink(missing_ok=True)
+                raise
+            j_ino = self._carry_tail(self.paths.journal, pos.journal_offset, keep_damage=True)
             a_ino = self._carry_tail(self.paths.access_log, pos.access_offset)
             state.pending.clear()
             self._pos = Position(file_id(self.paths.data), j_ino, 0, a_ino, 0)
@@ -257,12 +372,18 @@ class Store:
         self.save_cache()
         return True
 
-    def _carry_tail(self, path: Path, offset: int) -> int | None:
-        """Keep only the bytes of ``path`` past ``offset`` (atomically); return the new inode."""
+    def _carry_tail(self, path: Path, offset: int, *, keep_damage: bool = False) -> int | None:
+        """Keep only the bytes of ``path`` past ``offset`` (atomically); return the new inode.
+
+        With ``keep_damage``, unreadable lines in the part folded in (skipped by a
+        reader that could not move them) are kept aside first, never dropped.
+        """
         try:
             raw = path.read_bytes()
         except FileNotFoundError:
             return None
+        if keep_damage and offset:
+            self._keep_aside(*journal.split_damaged(raw[:offset])[1:])
         tail = raw[offset:]
         if not tail and offset:
             path.unlink()
