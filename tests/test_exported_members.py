@@ -9,6 +9,9 @@ import types
 import toon_memory
 
 PINNED = [
+    "FileAccessError",
+    "NewerFormatError",
+    "ReadOnlyMemoryError",
     "AgentConfigError",
     "SyncError",
     "ArchiveResult",

@@ -19,10 +19,13 @@ if TYPE_CHECKING:
     from toon_memory.errors import (
         AgentConfigError,
         CorruptFileError,
+        FileAccessError,
         ImportFormatError,
         InputError,
         LockTimeoutError,
+        NewerFormatError,
         NotFoundError,
+        ReadOnlyMemoryError,
         StoreError,
         SyncError,
         ToonMemoryError,
@@ -38,6 +41,9 @@ if TYPE_CHECKING:
     from toon_memory.transfer import ImportReport
 
 _WHERE: dict[str, str] = {
+    "ReadOnlyMemoryError": "errors",
+    "NewerFormatError": "errors",
+    "FileAccessError": "errors",
     "AgentConfigError": "errors",
     "SyncError": "errors",
     "ArchiveResult": "archiving",
@@ -74,6 +80,7 @@ __all__ = [
     "CorruptFileError",
     "Diff",
     "Entry",
+    "FileAccessError",
     "Hit",
     "ImportFormatError",
     "ImportReport",
@@ -81,8 +88,10 @@ __all__ = [
     "InputError",
     "LockTimeoutError",
     "Memory",
+    "NewerFormatError",
     "NotFoundError",
     "Primer",
+    "ReadOnlyMemoryError",
     "RecallOptions",
     "RecallResult",
     "RememberResult",
