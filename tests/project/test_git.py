@@ -122,3 +122,11 @@ def test_reading_facts_never_rewrites_the_index(repo: Path) -> None:
     facts = git_facts(repo)
     assert facts.uncommitted == 1  # same content: only README.md changed
     assert (repo / ".git" / "index").read_bytes() == before
+
+
+def test_a_renamed_file_counts_under_its_new_name(repo: Path) -> None:
+    tracked = sorted(p.name for p in repo.iterdir() if p.is_file())[0]
+    git(repo, "mv", tracked, "renamed.txt")
+    files = session_files(repo)
+    assert "renamed.txt" in files
+    assert not any(" -> " in name for name in files)

@@ -52,15 +52,21 @@ def session_files(root: Path) -> frozenset[str]:
     """Files changed in the work tree or on this branch since it left the default branch."""
     if not (root / ".git").exists():
         return frozenset()
-    files = {
-        line[3:].strip().strip('"') for line in _git(root, "status", "--porcelain") if len(line) > 3
-    }
+    files = {_status_path(line) for line in _git(root, "status", "--porcelain") if len(line) > 3}
     for base in ("origin/HEAD", "main", "master"):
         merge_base = _git(root, "merge-base", "HEAD", base)
         if merge_base:
             files.update(_git(root, "diff", "--name-only", merge_base[0], "HEAD"))
             break
     return frozenset(name for name in files if name)
+
+
+def _status_path(line: str) -> str:
+    """The path of a ``git status --porcelain`` line; a rename ``old -> new`` gives ``new``."""
+    path = line[3:].strip()
+    if line[:1] in ("R", "C") and " -> " in path:
+        path = path.split(" -> ", 1)[1]
+    return path.strip('"')
 
 
 def current_branch(root: Path) -> str:
