@@ -54,7 +54,7 @@ _MAYBE = re.compile(
     r"|gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-|GR1348941"  # GitLab
     r"|T3BlbkFJ"  # OpenAI
     r"|PRIVATE KEY|PuTTY-User-Key-File"  # PEM, PuTTY
-    r"|://[^\s]+:[^\s]+@"  # password in a URL
+    r"|://[^\s:/?#\[\]@]+:[^\s:/?#\[\]@]+@"  # password in a URL (stops at ':', so linear)
     r"|(?i:xox[abposr]-)|hooks\.slack\.com/services/"  # Slack
     r"|[rs]k_live_"  # Stripe
     r"|pypi-AgE"  # PyPI
@@ -62,10 +62,13 @@ _MAYBE = re.compile(
     r"|SG\.[\w-]{22}\."  # SendGrid
     r"|sq0csp-"  # Square
     r"|AccountKey="  # Azure storage
-    r"|eyJ[\w=-]+\."  # JWT
+    r"|eyJ[\w=-]{1,1024}\."  # JWT (a header of at most 1024 characters)
     r"|[MNO][\w-]{23,25}\.[\w-]{6}\."  # Discord
     r"|\d{8,10}:[\w-]{35}"  # Telegram
 )
+#: Plugins read the lines the prefilter matched; a longer line only this far around a match.
+_LINE = 4096
+_AROUND = 1024
 
 VAULT_HINT = (
     "keep it in the encrypted vault instead (`toon-memory secret store NAME`, MCP memory_secret)"
@@ -107,14 +110,35 @@ def might_hold_secret(text: str) -> bool:
     return _MAYBE.search(text) is not None
 
 
+def _windows(text: str) -> list[str]:
+    """The parts of ``text`` the plugins read: each line holding a prefilter match (a long
+    line: around the match), overlapping parts merged, so their work stays linear."""
+    spans: list[tuple[int, int]] = []
+    for match in _MAYBE.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        end = len(text) if end < 0 else end
+        if end - start > _LINE:
+            start = max(start, match.start() - _AROUND)
+            end = min(end, match.end() + _AROUND)
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return [text[start:end] for start, end in spans]
+
+
 def scan_text(text: str) -> list[str]:
     """The kinds of secret found in ``text``, each once, in plugin order."""
-    if not text or not might_hold_secret(text):
+    windows = _windows(text) if text else []
+    if not windows:
         return []
     kinds: list[str] = []
     for plugin in _plugins():
-        if plugin.secret_type not in kinds and any(True for _ in plugin.analyze_string(text)):
-            kinds.append(plugin.secret_type)
+        for window in windows:
+            if any(True for _ in plugin.analyze_string(window)):
+                kinds.append(plugin.secret_type)
+                break
     return kinds
 
 
