@@ -141,3 +141,22 @@ def test_mcp_remember(project: Path) -> None:
     assert secret not in text_of(refused) and "content" in text_of(refused)
     assert not kept.is_error and not fine.is_error, (text_of(kept), text_of(fine))
     assert Memory(project).get("slack-bot").content == text
+
+
+def test_cli_global_export_and_import(project: Path) -> None:
+    text, secret, kind = SECRETS["pem"]
+    Memory(project).remember("knowledge", "deploy-key", text, allow_secrets=True)
+    held = run_cli("global", "export", "--json", project=project)
+    assert held.returncode == 0, held.stderr
+    data = json.loads(held.stdout)
+    assert data["skipped"] == 1 and kind in "\n".join(data["messages"])
+    assert "MIIEow" not in held.stdout + held.stderr and secret not in held.stdout
+    sent = run_cli("global", "export", "--allow-secrets", "--json", project=project)
+    assert json.loads(sent.stdout)["added"] == 1, sent.stderr
+    other = project.parent / "other"
+    (other / ".git").mkdir(parents=True)
+    refused = run_cli("global", "import", "--json", project=other)
+    assert json.loads(refused.stdout)["skipped"] == 1, refused.stderr
+    kept = run_cli("global", "import", "--allow-secrets", "--json", project=other)
+    assert json.loads(kept.stdout)["added"] == 1, kept.stderr
+    assert Memory(other).get("deploy-key").content == text

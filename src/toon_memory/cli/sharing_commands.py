@@ -38,14 +38,16 @@ def global_group() -> None:
 
 
 @global_group.command(name="export")
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
-def global_export(ctx: Context, as_json: bool) -> None:
+def global_export(ctx: Context, allow_secrets: bool, as_json: bool) -> None:
     """Merge this project's memory into the global memory."""
     from toon_memory.render.sharing import global_exported
 
-    show(global_exported(ctx.memory.sharing.export_global(), {}), as_json)
+    report = ctx.memory.sharing.export_global(allow_secrets)
+    show(global_exported(report, {}), as_json)
 
 
 @global_group.command(name="import")
