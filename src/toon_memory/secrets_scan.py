@@ -89,8 +89,9 @@ class Finding:
     field: str
     kind: str
 
-    def describe(self) -> str:
-        return f"{self.field} holds what looks like a secret ({self.kind})"
+    def describe(self, named: bool = True) -> str:
+        """What was found, opening with the field's name unless ``named`` is false."""
+        return f"{self.field + ' ' if named else ''}holds what looks like a secret ({self.kind})"
 
 
 @lru_cache(maxsize=1)
@@ -180,15 +181,16 @@ def scan_entry(entry: Entry) -> list[Finding]:
     return scan_fields(entry_fields(entry))
 
 
-def describe(findings: list[Finding]) -> str:
-    """One line naming each field and kind of secret, and where secrets belong."""
-    return f"{'; '.join(f.describe() for f in findings)}; {VAULT_HINT}"
+def describe(findings: list[Finding], named: bool = True) -> str:
+    """One line naming each field and kind of secret, and where secrets belong (the first
+    field's name left out when ``named`` is false: an ``InputError`` opens with it)."""
+    parts = [f.describe(named or n > 0) for n, f in enumerate(findings)]
+    return f"{'; '.join(parts)}; {VAULT_HINT}"
 
 
 def refusal(findings: list[Finding]) -> InputError:
     """The error that refuses a write: names the first field, every finding, the vault."""
-    return InputError(findings[0].field, f"{describe(findings)[len(findings[0].field) + 1 :]}, "
-                      f"{OVERRIDE_HINT}")  # fmt: skip
+    return InputError(findings[0].field, f"{describe(findings, named=False)}, {OVERRIDE_HINT}")
 
 
 def check_entry(entry: Entry, allow_secrets: bool = False) -> None:
