@@ -7,7 +7,9 @@ evidence, numbers finite and in range, dates that read, sizes within the
 limits, valid Unicode everywhere) or no entry and the reason. A repair never
 happens silently: each one is listed in ``Verdict.repairs`` naming the field.
 Only what cannot be repaired without guessing (no key, no content, an
-oversized value, a number that does not parse) is refused. No I/O.
+oversized value, a number that does not parse) is refused; so is a row holding
+a credential (``secret_problem``, named by kind, never quoted), unless the
+caller allows secrets. No I/O.
 """
 
 from __future__ import annotations
@@ -188,3 +190,14 @@ def admit_row(row: dict[str, Any], limits: Limits) -> Verdict:
     _repair_numbers(entry, repairs)
     _repair_dates(entry, repairs)
     return Verdict(entry, "", repairs)
+
+
+def secret_problem(entry: Entry) -> str:
+    """Why ``entry`` may not come in because it holds a credential ('' when it holds none);
+    names the fields and kinds, never the value."""
+    from toon_memory.secrets_scan import describe, scan_entry
+
+    findings = scan_entry(entry)
+    if not findings:
+        return ""
+    return f"{describe(findings)}, or import with allow_secrets (CLI --allow-secrets)"

@@ -152,9 +152,15 @@ class Memory:
         self, category: str, key: str, content: str, *, file: str = "", tags: object = None,
         links: object = None, ttl: str = "", importance: str = "",
         confidence: float | str | None = None, origin: str = "agent", path_scope: str = "",
-        meta: dict[str, Any] | None = None,
+        meta: dict[str, Any] | None = None, allow_secrets: bool = False,
     ) -> RememberResult:  # fmt: skip
-        """Save a memory; the same key merges into the existing entry."""
+        """Save a memory; the same key merges into the existing entry.
+
+        A credential in the key, content, tags, file, path scope or meta refuses
+        the write (``InputError``) unless ``allow_secrets``.
+        """
+        from toon_memory.secrets_scan import check_allow, check_entry
+
         config = self.config
         draft = rules.draft_entry(
             category, key, content, file=file, tags=tags, links=links, ttl=ttl,
@@ -163,6 +169,7 @@ class Memory:
         )  # fmt: skip
         if meta:
             draft.entry.meta.update(rules.check_meta(meta, config.limits))
+        check_entry(draft.entry, check_allow(allow_secrets))
         return self._editor.remember(draft, config)
 
     def forget(self, id_or_key: str, action: str = "soft", new_key: str = "") -> Entry:
@@ -361,16 +368,17 @@ class Memory:
         """Write every entry and summary to a JSON file; return the entry count."""
         return self._transfer.export(path)
 
-    def import_(self, path: str | Path) -> ImportReport:
-        """Bring entries in from a file; duplicates by key are skipped and reported."""
-        return self._transfer.import_(path)
+    def import_(self, path: str | Path, allow_secrets: bool = False) -> ImportReport:
+        """Bring entries in from a file; duplicates by key are skipped and reported, and so
+        are rows holding a credential unless ``allow_secrets``."""
+        return self._transfer.import_(path, allow_secrets)
 
     def import_rows(
         self, rows: list[dict[str, Any]], summaries: list[Summary] | None = None,
-        notes: list[str] | None = None,
+        notes: list[str] | None = None, allow_secrets: bool = False,
     ) -> ImportReport:  # fmt: skip
         """Bring in entry objects (export or file-column names); the same rules as ``import_``."""
-        return self._transfer.import_rows(rows, summaries, notes)
+        return self._transfer.import_rows(rows, summaries, notes, allow_secrets)
 
 
 def _tags(tags: object) -> tuple[str, ...]:

@@ -46,6 +46,7 @@ class SyncReport:
     removed: int = 0
     unchanged: int = 0
     summaries: int = 0
+    skipped: int = 0
     backup: Path | None = None
     messages: list[str] = field(default_factory=list)
 
@@ -58,7 +59,7 @@ class SyncReport:
             "source": self.source, "target": self.target, "mode": self.mode,
             "added": self.added, "updated": self.updated, "history": self.history,
             "removed": self.removed, "unchanged": self.unchanged, "summaries": self.summaries,
-            "backup": str(self.backup) if self.backup else None, "messages": list(self.messages),
+            "skipped": self.skipped, "backup": str(self.backup) if self.backup else None, "messages": list(self.messages),
         }  # fmt: skip
 
 
@@ -149,9 +150,31 @@ def _replace_ops(state: State, incoming: list[Entry], report: SyncReport) -> lis
     return ops
 
 
+def drop_secrets(incoming: list[Entry], report: SyncReport, allow_secrets: bool) -> list[Entry]:
+    """``incoming`` without the entries holding a credential (each one reported by number,
+    field and kind, never by value), or all of it when ``allow_secrets``."""
+    from toon_memory.secrets_scan import check_allow, describe, scan_entry, scan_text
+
+    if check_allow(allow_secrets):
+        return incoming
+    kept: list[Entry] = []
+    for number, entry in enumerate(incoming, start=1):
+        findings = scan_entry(entry)
+        if not findings:
+            kept.append(entry)
+            continue
+        label = f"entry {number}" + ("" if scan_text(entry.key) else f" ({entry.key})")
+        report.skipped += 1
+        report.messages.append(f"{label}: skipped: {describe(findings)}, "
+                               "or import with allow_secrets (CLI --allow-secrets)")  # fmt: skip
+    return kept
+
+
 def merge_into(store: Store, incoming: list[Entry], summaries: list[Summary],
-               report: SyncReport) -> SyncReport:  # fmt: skip
-    """Merge entries and summaries into ``store`` in one journaled write."""
+               report: SyncReport, allow_secrets: bool = False) -> SyncReport:  # fmt: skip
+    """Merge entries and summaries into ``store`` in one journaled write; entries holding a
+    credential are skipped and reported unless ``allow_secrets``."""
+    incoming = drop_secrets(incoming, report, allow_secrets)
     return store.mutate(lambda state: (_merge_ops(state, incoming, summaries, report), report))
 
 
@@ -173,24 +196,27 @@ class Sharing:
             raise InputError("project", "this is the global memory itself; run it in a project")
         return Store(paths, make_derived=Engine.over, derived_version=str(INDEX_VERSION))
 
-    def export_global(self) -> SyncReport:
-        """Merge this project's memory into the global one (~/.toon-memory/memory)."""
+    def export_global(self, allow_secrets: bool = False) -> SyncReport:
+        """Merge this project's memory into the global one (~/.toon-memory/memory); entries
+        holding a credential stay behind (reported) unless ``allow_secrets``."""
         target = self._global_store()
         entries = [e.copy() for e in self.store.state().entries.values()]
         report = SyncReport(str(self.store.paths.folder), str(target.paths.folder))
-        return merge_into(target, entries, [], report)
+        return merge_into(target, entries, [], report, allow_secrets)
 
-    def import_global(self, merge: bool = True) -> SyncReport:
+    def import_global(self, merge: bool = True, allow_secrets: bool = False) -> SyncReport:
         """Bring the global memory's entries in: merged, or (``merge=False``) replacing
-        this project's entries after a backup of them. File summaries stay the project's."""
+        this project's entries after a backup of them. File summaries stay the project's.
+        Entries holding a credential are skipped (reported) unless ``allow_secrets``."""
         if not isinstance(merge, bool):
             raise InputError("merge", f"must be true or false; got {merge!r}")
         source = self._global_store()
         entries = [e.copy() for e in source.state().entries.values()]
         report = SyncReport(str(source.paths.folder), str(self.store.paths.folder),
                             mode="merge" if merge else "replace")  # fmt: skip
+        entries = drop_secrets(entries, report, allow_secrets)
         if merge:
-            return merge_into(self.store, entries, [], report)
+            return merge_into(self.store, entries, [], report, allow_secrets=True)
         if not entries:
             raise InputError("merge", f"the global memory ({source.paths.folder}) is empty; "
                              "refusing to replace this project's entries with nothing")  # fmt: skip
@@ -247,8 +273,9 @@ class Sharing:
         return GistReport(info.id, info.url, not known, public and not known, len(entries),
                           len(summaries), notes)  # fmt: skip
 
-    def import_gist(self, gist_id: str) -> SyncReport:
-        """Merge the memory a Gist holds into this one (the remember merge rules)."""
+    def import_gist(self, gist_id: str, allow_secrets: bool = False) -> SyncReport:
+        """Merge the memory a Gist holds into this one (the remember merge rules); entries
+        holding a credential are skipped (reported) unless ``allow_secrets``."""
         from toon_memory.store.codec import decode_document
         from toon_memory.store.gist import GistClient, check_gist_id, find_token
 
@@ -263,7 +290,7 @@ class Sharing:
             ) from None
         entries, notes = clean_incoming(doc.entries)
         report = SyncReport(f"gist {gid}", str(self.store.paths.folder), messages=notes)
-        return merge_into(self.store, entries, doc.summaries, report)
+        return merge_into(self.store, entries, doc.summaries, report, allow_secrets)
 
     # -- git and watch ----------------------------------------------------
     def git_setup(self) -> GitSetup:

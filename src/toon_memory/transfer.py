@@ -185,16 +185,19 @@ def _is_duplicate(entry: Entry, state: State, seen: set[str]) -> bool:
 
 def _admit(
     row: dict[str, Any], number: int, state: State, seen: set[str], report: ImportReport,
-    limits: Limits,
+    limits: Limits, allow_secrets: bool = False,
 ) -> Entry | None:  # fmt: skip
-    from toon_memory.import_rules import admit_row  # import only: not on every command's path
+    from toon_memory.import_rules import admit_row, secret_problem  # not on every command's path
+    from toon_memory.secrets_scan import scan_text
 
     verdict = admit_row(row, limits)
-    label = f"entry {number} ({quote(str(row.get('key', '?')))[1:-1]})"
     entry = verdict.entry
-    if entry is None:
+    secret = "" if entry is None or allow_secrets else secret_problem(entry)
+    key = str(row.get("key", "?"))
+    label = f"entry {number}" + ("" if scan_text(key) else f" ({quote(key)[1:-1]})")
+    if entry is None or secret:
         report.skipped += 1
-        report.messages.append(f"{label}: skipped: {verdict.problem}")
+        report.messages.append(f"{label}: skipped: {verdict.problem or secret}")
         return None
     if _is_duplicate(entry, state, seen):
         report.skipped += 1
@@ -290,16 +293,18 @@ class Transfer:
                 "memory's own files: name a file outside it",
             )
 
-    def import_(self, path: str | Path) -> ImportReport:
-        """Bring entries in from a file; duplicates by key are skipped and reported."""
+    def import_(self, path: str | Path, allow_secrets: bool = False) -> ImportReport:
+        """Bring entries in from a file; duplicates by key are skipped and reported, and so
+        are rows holding a credential unless ``allow_secrets``."""
         rows, summaries, notes = read_import_file(Path(path), self.limits())
-        return self.import_rows(rows, summaries, notes)
+        return self.import_rows(rows, summaries, notes, allow_secrets)
 
     def import_rows(
         self,
         rows: list[dict[str, Any]],
         summaries: list[Summary] | None = None,
         notes: list[str] | None = None,
+        allow_secrets: bool = False,
     ) -> ImportReport:
         """Bring in entry objects (export or file-column names); the same rules as ``import_``."""
         notes = list(notes or [])
@@ -313,6 +318,9 @@ class Transfer:
         report.repaired += len(notes) - skipped
 
         _supersede_repeated_keys(rows, report)
+        from toon_memory.secrets_scan import check_allow
+
+        allow = check_allow(allow_secrets)
         config = load_config(self.store.paths.config)
 
         def apply(state: State) -> tuple[list[journal.Op], ImportReport]:
@@ -320,7 +328,7 @@ class Transfer:
             admitted: list[Entry] = []
             taken = set(state.entries)
             for number, row in enumerate(rows, start=1):
-                entry = _admit(row, number, state, seen, report, config.limits)
+                entry = _admit(row, number, state, seen, report, config.limits, allow)
                 if entry is not None:
                     while entry.id in taken:
                         entry.id = new_id(taken)

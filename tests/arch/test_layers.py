@@ -20,7 +20,7 @@ LAYERS: dict[str, float] = {
     "errors": 0, "model": 1, "clock": 1,
     "store": 2, "config": 2, "project": 2, "search": 2,
     "tagging": 3, "remember": 3, "archiving": 3, "stats": 3, "changes": 3,
-    "scoring": 4, "import_rules": 4, "curation": 4.5, "merging": 3, "session": 1.5,
+    "scoring": 4, "import_rules": 4, "secrets_scan": 3, "curation": 4.5, "merging": 3, "session": 1.5,
     "recalling": 5, "editing": 5, "maintenance": 5, "transfer": 5,
     "coordination": 5.5, "curating": 5.5, "sharing": 5.5, "watching": 5.2, "context": 5.7,
     "memory": 6,

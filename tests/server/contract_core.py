@@ -9,7 +9,7 @@ RECALL = ["query", "mode", "hops", "limit", "ids", "budget", "compact", "budget_
 # name -> (parameters in order, required, hints that are true)
 CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {
     "memory_remember": (["category", "key", "content", "file", "tags", "links", "ttl",
-                         "importance", "confidence", "origin", "path_scope"],
+                         "importance", "confidence", "origin", "path_scope", "allow_secrets"],
                         ["category", "key", "content"], set()),
     "memory_recall": (RECALL, [], {R, I}),
     "memory_smart_recall": (["intent", "hops", "explain", "budget_tokens", "session_bias", "limit"],

@@ -12,7 +12,14 @@ from pathlib import Path
 
 import click
 
-from toon_memory.cli.context import Context, handles_errors, json_option, pass_ctx, show
+from toon_memory.cli.context import (
+    ALLOW_SECRETS_HELP,
+    Context,
+    handles_errors,
+    json_option,
+    pass_ctx,
+    show,
+)
 from toon_memory.model import (
     CATEGORIES,
     DIFF_TYPES,
@@ -38,16 +45,18 @@ from toon_memory.render import results as render
 @click.option("--confidence", default=None, help="0..1 (default 1.0, inferred 0.7).")
 @click.option("--origin", default="human", show_default=True, help=f"One of: {', '.join(ORIGINS)}.")
 @click.option("--path-scope", default="", help="Folder or file this memory applies to.")
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
 def remember(ctx: Context, category: str, key: str, content: str, file_: str, tags: str,
              links: str, ttl: str, importance: str, confidence: str | None, origin: str,
-             path_scope: str, as_json: bool) -> None:  # fmt: skip
+             path_scope: str, allow_secrets: bool, as_json: bool) -> None:  # fmt: skip
     """Save a decision, pattern, bug, knowledge or warning."""
     result = ctx.memory.remember(
         category, key, content, file=file_, tags=tags, links=links, ttl=ttl,
         importance=importance, confidence=confidence, origin=origin, path_scope=path_scope,
+        allow_secrets=allow_secrets,
     )  # fmt: skip
     show(render.remembered(result, {}), as_json)
 
@@ -220,12 +229,13 @@ def export(ctx: Context, file: str, as_json: bool) -> None:
 
 @click.command(name="import")
 @click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
-def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
+def import_cmd(ctx: Context, file: str, allow_secrets: bool, as_json: bool) -> None:
     """Import a JSON export, a JSON list of entries, or a data.toon (ours or TypeScript)."""
-    show(render.imported(ctx.memory.import_(file), {}), as_json)
+    show(render.imported(ctx.memory.import_(file, allow_secrets), {}), as_json)
 
 
 @click.command()

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from toon_memory.render.results import Rendered
 
 F = TypeVar("F", bound=Callable[..., Any])
+ALLOW_SECRETS_HELP = "Keep text that looks like a credential (refused by default)."
 
 
 class Context:

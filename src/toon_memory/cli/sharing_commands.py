@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from toon_memory.cli.context import Context, emit, handles_errors, json_option, pass_ctx, show
+from toon_memory.cli.context import (
+    ALLOW_SECRETS_HELP,
+    Context,
+    emit,
+    handles_errors,
+    json_option,
+    pass_ctx,
+    show,
+)
 
 if TYPE_CHECKING:
     from toon_memory.watching import StopSignal
@@ -30,27 +38,30 @@ def global_group() -> None:
 
 
 @global_group.command(name="export")
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
-def global_export(ctx: Context, as_json: bool) -> None:
+def global_export(ctx: Context, allow_secrets: bool, as_json: bool) -> None:
     """Merge this project's memory into the global memory."""
     from toon_memory.render.sharing import global_exported
 
-    show(global_exported(ctx.memory.sharing.export_global(), {}), as_json)
+    report = ctx.memory.sharing.export_global(allow_secrets)
+    show(global_exported(report, {}), as_json)
 
 
 @global_group.command(name="import")
 @click.option("--replace", is_flag=True,
               help="Replace this project's entries (a backup is kept) instead of merging.")  # fmt: skip
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
-def global_import(ctx: Context, replace: bool, as_json: bool) -> None:
+def global_import(ctx: Context, replace: bool, allow_secrets: bool, as_json: bool) -> None:
     """Merge the global memory into this project (or replace it with --replace)."""
     from toon_memory.render.sharing import global_imported
 
-    report = ctx.memory.sharing.import_global(merge=not replace)
+    report = ctx.memory.sharing.import_global(merge=not replace, allow_secrets=allow_secrets)
     show(global_imported(report, {"merge": not replace}), as_json)
 
 
@@ -73,14 +84,16 @@ def gist_export(ctx: Context, public: bool, as_json: bool) -> None:
 
 @gist.command(name="import")
 @click.argument("gist_id", metavar="ID")
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
-def gist_import(ctx: Context, gist_id: str, as_json: bool) -> None:
+def gist_import(ctx: Context, gist_id: str, allow_secrets: bool, as_json: bool) -> None:
     """Merge the memory of Gist ID (an id or a gist URL) into this one."""
     from toon_memory.render.sharing import gist_imported
 
-    show(gist_imported(ctx.memory.sharing.import_gist(gist_id), {"gist_id": gist_id}), as_json)
+    report = ctx.memory.sharing.import_gist(gist_id, allow_secrets)
+    show(gist_imported(report, {"gist_id": gist_id}), as_json)
 
 
 @click.command(name="merge-driver")

@@ -55,6 +55,7 @@ CORE: tuple[ToolSpec, ...] = (
             Param("confidence", "number", "0..1"),
             Param("origin", enum=REMEMBER_ORIGINS),
             PATH_SCOPE,
+            Param("allow_secrets", "boolean", "Keep a credential (else memory_secret)"),
         ),
         required=("category", "key", "content"),
         method="remember",
