@@ -11,7 +11,9 @@ is dropped silently. Import validates everything before one journaled write.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,8 +108,71 @@ def _is_duplicate(entry: Entry, state: State, seen: set[str]) -> bool:
     return any(e.key == entry.key and e.content == entry.content for e in state.entries.values())
 
 
+def source_time(entry: Entry) -> str:
+    """When the source says the entry was made: ``created``, else ``date`` (a day at 00:00 UTC
+    or a full ISO timestamp, normalised to UTC); ``""`` when neither reads as a time."""
+    if entry.created:
+        return entry.created
+    text = entry.date.strip()
+    if len(text) == 10:
+        try:
+            return f"{date.fromisoformat(text).isoformat()}T00:00:00Z"
+        except ValueError:
+            return ""
+    try:
+        stamp = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return ""
+    stamp = stamp.replace(tzinfo=timezone.utc) if stamp.tzinfo is None else stamp
+    return stamp.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _category_tag(category: str) -> str:
+    """A foreign category as a tag: lower-case, words joined by ``-``, no ``;``."""
+    return "-".join(category.replace(";", " ").lower().split())
+
+
+def _keep_category(entry: Entry, unknown: Counter[str]) -> None:
+    """A category we do not have: ``knowledge``, the original kept as a tag and in meta."""
+    original = entry.category.strip()
+    unknown[original] += 1
+    tag = _category_tag(original)
+    if original:
+        entry.meta.setdefault("category", original)
+    if tag and tag not in entry.tags:
+        entry.tags.append(tag)
+    entry.category = "knowledge"
+
+
+def _keep_time(entry: Entry) -> None:
+    """Created/updated from the source; the import time noted in meta when they were derived."""
+    stamp = source_time(entry)
+    if not entry.created:
+        entry.meta.setdefault("imported", now_iso())
+    entry.date = entry.date or (stamp[:10] if stamp else today().isoformat())
+    entry.created = stamp or now_iso()
+    entry.updated = entry.updated or entry.created
+
+
+def category_notice(unknown: Counter[str]) -> str:
+    """The one report line about foreign categories (``""`` when there were none)."""
+    if not unknown:
+        return ""
+    counts = ", ".join(f"{name or '(empty)'} ×{n}" for name, n in sorted(
+        unknown.items(), key=lambda item: (-item[1], item[0])))  # fmt: skip
+    total = sum(unknown.values())
+    return (f"{total} entr{'y' if total == 1 else 'ies'} with a category toon-memory does not "
+            f"have ({counts}): stored as knowledge, the original kept as a tag and in "
+            "meta.category")  # fmt: skip
+
+
 def _admit(
-    row: dict[str, Any], number: int, state: State, seen: set[str], report: ImportReport
+    row: dict[str, Any],
+    number: int,
+    state: State,
+    seen: set[str],
+    report: ImportReport,
+    unknown: Counter[str],
 ) -> Entry | None:
     label = f"entry {number} ({row.get('key', '?')})"
     try:
@@ -120,20 +185,18 @@ def _admit(
         report.skipped += 1
         report.messages.append(f"{label}: skipped: key and content are required")
         return None
-    if entry.category not in CATEGORIES:
-        entry.meta.setdefault("category", entry.category)
-        report.repaired += 1
-        report.messages.append(f"{label}: category {entry.category!r} unknown, stored as knowledge")
-        entry.category = "knowledge"
     if _is_duplicate(entry, state, seen):
         report.skipped += 1
         report.messages.append(f"{label}: skipped: already in memory")
         return None
+    if entry.category.strip().lower() in CATEGORIES:
+        entry.category = entry.category.strip().lower()
+    else:
+        report.repaired += 1
+        _keep_category(entry, unknown)
     if not is_valid_id(entry.id) or entry.id in state.entries:
         entry.id = new_id(state.entries)
-    entry.date = entry.date or today().isoformat()
-    entry.created = entry.created or now_iso()
-    entry.updated = entry.updated or entry.created
+    _keep_time(entry)
     if entry.origin not in ("human", "agent", "inferred", "import"):
         entry.origin = "import"
     if entry.active:
@@ -200,10 +263,11 @@ class Transfer:
 
         def apply(state: State) -> tuple[list[journal.Op], ImportReport]:
             seen: set[str] = set()
+            unknown: Counter[str] = Counter()
             ops: list[journal.Op] = []
             taken = set(state.entries)
             for number, row in enumerate(rows, start=1):
-                entry = _admit(row, number, state, seen, report)
+                entry = _admit(row, number, state, seen, report, unknown)
                 if entry is not None:
                     while entry.id in taken:
                         entry.id = new_id(taken)
@@ -212,6 +276,8 @@ class Transfer:
                     report.added += 1
             ops.extend(journal.put_summary(s.file, s.summary, s.date) for s in summaries
                        if s.file not in state.summaries)  # fmt: skip
+            if unknown:
+                report.messages.append(category_notice(unknown))
             return ops, report
 
         return self.store.mutate(apply)
