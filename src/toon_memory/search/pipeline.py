@@ -11,15 +11,17 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
+from toon_memory.search import intent as intents
 from toon_memory.search import rank, signals
 from toon_memory.search.corpus import Corpus, entry_links
 from toon_memory.search.options import RecallOptions
+from toon_memory.search.temporal import apply_intent
 from toon_memory.search.paths import normalise_path
 from toon_memory.search.result import Edge, Hit, RecallResult
-from toon_memory.search.tokenize import query_groups
+from toon_memory.search.tokenize import fold, query_groups
 from toon_memory.search.tokenize import script_family as family_of
 
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
@@ -47,22 +49,50 @@ class Context:
     query_family: str
 
 
-def allowed_test(corpus: Corpus, o: RecallOptions, today: date) -> Callable[[str], bool]:
-    """Eligibility as a fast predicate: without filters only TTL/status entries are checked."""
+def allowed_test(
+    corpus: Corpus, o: RecallOptions, today: date, history: str = ""
+) -> Callable[[str], bool]:
+    """Eligibility as a fast predicate: without filters only TTL/status entries are checked.
+
+    ``history`` (``"all"`` or an ISO day) re-admits superseded entries (``signals.eligible``).
+    """
     entries, conditional = corpus.entries, corpus.conditional
     if o.as_of or o.from_date or o.to_date or o.category or o.tags or o.path_scope:
-        return lambda node: signals.eligible(entries[node], o, today)
-    return lambda node: node not in conditional or signals.eligible(entries[node], o, today)
+        return lambda node: signals.eligible(entries[node], o, today, history)
+    return lambda node: node not in conditional or signals.eligible(
+        entries[node], o, today, history
+    )
+
+
+def read_intent(o: RecallOptions, today: date) -> tuple[RecallOptions, intents.Intent, str]:
+    """The query's temporal intent, the options it implies (a strict day as ``as_of`` when
+    none was given) and the ``history`` admission it needs."""
+    if not o.intent or not o.query:
+        return o, intents.NONE, ""
+    found = intents.detect(o.query, today)
+    if o.as_of and found.day:
+        found = replace(found, day="", strict=False)
+    if found.day and found.strict:
+        return replace(o, as_of=found.day), found, "all" if found.history else ""
+    return o, found, "all" if found.history else found.day
+
+
+def _without(query: str, words: frozenset[str]) -> str:
+    """``query`` without the words that carried its intent."""
+    return " ".join(w for w in query.split() if fold(re.sub(r"[\W_]", "", w)) not in words)
 
 
 def rank_entries(
     corpus: Corpus, o: RecallOptions, today: date, session_files: Collection[str]
 ) -> RecallResult:
     """The ranked answer for validated options ``o`` (not an ids fetch)."""
-    allowed = allowed_test(corpus, o, today)
-    groups = query_terms(o.query)
+    o, intent, history = read_intent(o, today)
+    allowed = allowed_test(corpus, o, today, history)
+    groups = query_terms(_without(o.query, intent.words)) or query_terms(o.query)
     if groups:
         relevance, hop, via, total = _matched(corpus, o, groups, allowed)
+        if intent:
+            apply_intent(corpus, relevance, hop, via, intent, allowed)
     else:
         relevance = {n: signals.usage_score(u, today) for n, u in corpus.usage.items()}
         relevance = {n: v for n, v in relevance.items() if allowed(n)}
@@ -137,13 +167,12 @@ def _fuse(
 
 def _adjust(corpus: Corpus, node: str, value: float, ctx: Context) -> float:
     entry = corpus.entries[node]
-    static_bonus, quality_factor = corpus.static[node]
-    value += static_bonus
+    bonus, quality_factor = corpus.static[node]
     if ctx.query_family and corpus.family.get(node) == ctx.query_family:
-        value += signals.FAMILY_BONUS
+        bonus += signals.FAMILY_BONUS
     if ctx.opts.path_scope:
-        value += signals.context_bonus(entry, "", "", ctx.opts.path_scope)
-    value *= quality_factor
+        bonus += signals.context_bonus(entry, "", "", ctx.opts.path_scope)
+    value *= (1.0 + bonus) * quality_factor
     if signals.in_session(entry, ctx.session_files):
         value *= signals.SESSION_FACTOR
     if ctx.opts.smart:

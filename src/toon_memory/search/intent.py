@@ -1,0 +1,190 @@
+"""Temporal and update intent of a query, read from word lists (en, es, pt, fr, de).
+
+Invariant: ``detect`` is a pure, deterministic function of the query and
+``today`` that never raises on any ``str``. It says whether the query asks for
+the newest state ("latest", "current", "ahora", "aktuell"…), for history
+("before", "previously", "used to", "antes", "früher"…), and which day it
+names, if any (an ISO date, or a month name with an optional day and year, in
+any of the five languages; a month without a year is its last occurrence up
+to ``today``). A day after an explicit cue ("as of April 2026", "a fecha de",
+"Stand") is ``strict`` (a hard ``as_of``); any other day only picks, among
+versions of one entry, the version valid then. The words that carried the
+intent are listed in ``words`` (folded) so the ranking can leave them out of
+the terms. No I/O.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from toon_memory.clock import parse_date
+from toon_memory.errors import InputError
+from toon_memory.search.tokenize import fold
+
+
+def _set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: "The newest state": prefer the newest active entry among near-equal matches.
+LATEST: dict[str, frozenset[str]] = {
+    "en": _set("latest current currently now newest nowadays today"),
+    "es": _set("actual actuales actualmente ahora ultimo ultima ultimos ultimas vigente hoy"),
+    "pt": _set("atual atuais atualmente agora ultimo ultima ultimos ultimas vigente hoje"),
+    "fr": _set("actuel actuelle actuels actuellement maintenant dernier derniere derniers "
+               "dernieres aujourd"),  # fmt: skip
+    "de": _set("aktuell aktuelle aktuellen aktueller derzeit derzeitige jetzt neueste "
+               "neuesten letzte letzten momentan heute gegenwartig"),  # fmt: skip
+}
+#: "What it was": bring superseded versions in and prefer them.
+HISTORY: dict[str, frozenset[str]] = {
+    "en": _set("before previously previous formerly former earlier originally initially "
+               "prior"),  # fmt: skip
+    "es": _set("antes anterior anteriores anteriormente previamente originalmente "
+               "inicialmente solia soliamos solian usabamos usaba usaban"),  # fmt: skip
+    "pt": _set("antes anterior anteriores anteriormente previamente originalmente "
+               "inicialmente costumava costumavamos costumavam usavamos usava usavam"),  # fmt: skip
+    "fr": _set("avant auparavant precedent precedente precedemment autrefois anciennement "
+               "initialement utilisions utilisait"),  # fmt: skip
+    "de": _set("vorher fruher zuvor bisher ehemals ehemalige ehemaligen ursprunglich anfangs "
+               "vorherige vorherigen damals"),  # fmt: skip
+}
+#: "before" is not history before an action or a quantifier ("before deploying", "before each").
+_NOT_AFTER_BEFORE = _set("a an each every any the we you i it running deploying merging")
+_MONTHS: dict[str, int] = {}
+for _names in (
+    "january february march april may june july august september october november december",
+    "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+    "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro",
+    "janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre",
+    "januar februar marz april mai juni juli august september oktober november dezember",
+):
+    for _number, _name in enumerate(_names.split(), 1):
+        _MONTHS.setdefault(_name, _number)
+_MONTHS.update({"setiembre": 9, "janner": 1, "sept": 9})
+#: Month names that are also common words: a date only next to a number or a preposition.
+_AMBIGUOUS = _set("may march marco mars august")
+_PREPOSITIONS = _set("in on of since until during from by en de desde hasta durante em ate "
+                     "depuis jusqu au le im am seit bis vom zum")  # fmt: skip
+#: Cues right before a named day that make it a hard ``as_of`` (folded words joined by ``_``).
+_STRICT = _set("as_of as_at a_fecha_de a_dia_de con_fecha_de a_data_de na_data_de em_data_de "
+               "en_date_du a_la_date_du stand stand_vom stand_am zum_stand")  # fmt: skip
+_DAY_LINKS = _set("de of le du")
+_WORD = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|\d+|[^\W\d_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """What a query says about time; ``day`` is ISO (``""`` when none)."""
+
+    latest: bool = False
+    history: bool = False
+    day: str = ""
+    strict: bool = False
+    words: frozenset[str] = frozenset()
+
+    def __bool__(self) -> bool:
+        return self.latest or self.history or bool(self.day)
+
+
+NONE = Intent()
+
+
+def detect(query: str, today: date) -> Intent:
+    """The temporal intent of ``query`` (``NONE`` when it has none)."""
+    tokens = [fold(t) for t in _WORD.findall(query)]
+    if not tokens:
+        return NONE
+    latest = {t for t in tokens if any(t in words for words in LATEST.values())}
+    history = _history_words(tokens)
+    day, strict = _named_day(tokens, today)
+    return Intent(bool(latest) and not history, bool(history), day, strict,
+                  frozenset(latest | history))  # fmt: skip
+
+
+def _history_words(tokens: list[str]) -> set[str]:
+    found: set[str] = set()
+    for i, token in enumerate(tokens):
+        following = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if token == "before" and (not following or following in _NOT_AFTER_BEFORE
+                                  or following.endswith("ing")):  # fmt: skip
+            continue
+        if any(token in words for words in HISTORY.values()):
+            found.add(token)
+        elif token in ("used", "use") and following == "to" and (
+            token == "used" or "did" in tokens[:i]
+        ):
+            found.update((token, "to"))
+    return found
+
+
+def _named_day(tokens: list[str], today: date) -> tuple[str, bool]:
+    """The last day of the first period the tokens name, clamped to today, and its cue."""
+    for i in range(len(tokens)):
+        found = _period_at(tokens, i, today)
+        if found is not None:
+            period, start = found
+            cue = any("_".join(tokens[start - k : start]) in _STRICT
+                      for k in range(1, 5) if start - k >= 0)  # fmt: skip
+            return min(period, today).isoformat(), cue
+    return "", False
+
+
+def _period_at(tokens: list[str], i: int, today: date) -> tuple[date, int] | None:
+    """The end of the period named at token ``i`` (ISO day or month, month name) and the
+    index where its expression starts (a day written before the month included)."""
+    token = tokens[i]
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", token):
+        try:
+            return parse_date(token, "query"), i
+        except InputError:
+            return None
+    if re.fullmatch(r"\d{4}-\d{2}", token):
+        year, month = int(token[:4]), int(token[5:])
+        return (_month_end(year, month), i) if 1 <= month <= 12 else None
+    month = _MONTHS.get(token)
+    if month is None:
+        return None
+    day, start = _day_before(tokens, i)
+    prev = tokens[i - 1] if i else ""
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if day is None and _is_day(nxt):
+        day = int(nxt)
+    if token in _AMBIGUOUS and day is None and not (_year_near(tokens, i) or prev in _PREPOSITIONS):
+        return None
+    year = _year_near(tokens, i)
+    if year is None:
+        year = today.year if (month, day or 1) <= (today.month, today.day) else today.year - 1
+    if day is None:
+        return _month_end(year, month), start
+    try:
+        return date(year, month, day), start
+    except ValueError:
+        return None
+
+
+def _is_day(token: str) -> bool:
+    return token.isdigit() and len(token) <= 2 and 1 <= int(token) <= 31
+
+
+def _day_before(tokens: list[str], i: int) -> tuple[int | None, int]:
+    """A day written before the month ("22 April", "22 de abril") and where it starts."""
+    if i >= 1 and _is_day(tokens[i - 1]):
+        return int(tokens[i - 1]), i - 1
+    if i >= 2 and tokens[i - 1] in _DAY_LINKS and _is_day(tokens[i - 2]):
+        return int(tokens[i - 2]), i - 2
+    return None, i
+
+
+def _year_near(tokens: list[str], i: int) -> int | None:
+    for token in tokens[i + 1 : i + 3]:
+        if re.fullmatch(r"(19|20)\d\d", token):
+            return int(token)
+    return None
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
