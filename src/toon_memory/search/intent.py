@@ -8,9 +8,8 @@ names, if any (an ISO date, or a month name with an optional day and year, in
 any of the five languages; a month without a year is its last occurrence up
 to ``today``). A day after an explicit cue ("as of April 2026", "a fecha de",
 "Stand") is ``strict`` (a hard ``as_of``); any other day only picks, among
-versions of one entry, the version valid then. The words that carried the
-intent are listed in ``words`` (folded) so the ranking can leave them out of
-the terms. No I/O.
+versions of one entry, the version valid then. The intent words stay in the
+query's terms ("our latest painting" may be what the entry says). No I/O.
 """
 
 from __future__ import annotations
@@ -34,23 +33,34 @@ LATEST: dict[str, frozenset[str]] = {
     "en": _set("latest current currently now newest nowadays today"),
     "es": _set("actual actuales actualmente ahora ultimo ultima ultimos ultimas vigente hoy"),
     "pt": _set("atual atuais atualmente agora ultimo ultima ultimos ultimas vigente hoje"),
-    "fr": _set("actuel actuelle actuels actuellement maintenant dernier derniere derniers "
-               "dernieres aujourd"),  # fmt: skip
-    "de": _set("aktuell aktuelle aktuellen aktueller derzeit derzeitige jetzt neueste "
-               "neuesten letzte letzten momentan heute gegenwartig"),  # fmt: skip
+    "fr": _set(
+        "actuel actuelle actuels actuellement maintenant dernier derniere derniers "
+        "dernieres aujourd"
+    ),
+    "de": _set(
+        "aktuell aktuelle aktuellen aktueller derzeit derzeitige jetzt neueste "
+        "neuesten letzte letzten momentan heute gegenwartig"
+    ),
 }
 #: "What it was": bring superseded versions in and prefer them.
 HISTORY: dict[str, frozenset[str]] = {
-    "en": _set("before previously previous formerly former earlier originally initially "
-               "prior"),  # fmt: skip
-    "es": _set("antes anterior anteriores anteriormente previamente originalmente "
-               "inicialmente solia soliamos solian usabamos usaba usaban"),  # fmt: skip
-    "pt": _set("antes anterior anteriores anteriormente previamente originalmente "
-               "inicialmente costumava costumavamos costumavam usavamos usava usavam"),  # fmt: skip
-    "fr": _set("avant auparavant precedent precedente precedemment autrefois anciennement "
-               "initialement utilisions utilisait"),  # fmt: skip
-    "de": _set("vorher fruher zuvor bisher ehemals ehemalige ehemaligen ursprunglich anfangs "
-               "vorherige vorherigen damals"),  # fmt: skip
+    "en": _set("before previously previous formerly former earlier originally initially prior"),
+    "es": _set(
+        "antes anterior anteriores anteriormente previamente originalmente "
+        "inicialmente solia soliamos solian usabamos usaba usaban"
+    ),
+    "pt": _set(
+        "antes anterior anteriores anteriormente previamente originalmente "
+        "inicialmente costumava costumavamos costumavam usavamos usava usavam"
+    ),
+    "fr": _set(
+        "avant auparavant precedent precedente precedemment autrefois anciennement "
+        "initialement utilisions utilisait"
+    ),
+    "de": _set(
+        "vorher fruher zuvor bisher ehemals ehemalige ehemaligen ursprunglich anfangs "
+        "vorherige vorherigen damals"
+    ),
 }
 #: "before" is not history before an action or a quantifier ("before deploying", "before each").
 _NOT_AFTER_BEFORE = _set("a an each every any the we you i it running deploying merging")
@@ -72,7 +82,9 @@ _PREPOSITIONS = _set("in on of since until during from by en de desde hasta dura
 #: Cues right before a named day that make it a hard ``as_of`` (folded words joined by ``_``).
 _STRICT = _set("as_of as_at a_fecha_de a_dia_de con_fecha_de a_data_de na_data_de em_data_de "
                "en_date_du a_la_date_du stand stand_vom stand_am zum_stand")  # fmt: skip
-_DAY_LINKS = _set("de of le du")
+_DAY_LINKS = _set("de of le du th st nd rd er")
+#: "before" is about a moment, not history, after these ("two weeks before") or before a date.
+_SPANS = _set("day days week weeks month months year years hour hours minute minutes")
 _WORD = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|\d+|[^\W\d_]+")
 
 
@@ -84,7 +96,6 @@ class Intent:
     history: bool = False
     day: str = ""
     strict: bool = False
-    words: frozenset[str] = frozenset()
 
     def __bool__(self) -> bool:
         return self.latest or self.history or bool(self.day)
@@ -101,24 +112,32 @@ def detect(query: str, today: date) -> Intent:
     latest = {t for t in tokens if any(t in words for words in LATEST.values())}
     history = _history_words(tokens)
     day, strict = _named_day(tokens, today)
-    return Intent(bool(latest) and not history, bool(history), day, strict,
-                  frozenset(latest | history))  # fmt: skip
+    return Intent(bool(latest) and not history, bool(history), day, strict)
 
 
 def _history_words(tokens: list[str]) -> set[str]:
     found: set[str] = set()
     for i, token in enumerate(tokens):
         following = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if token == "before" and (not following or following in _NOT_AFTER_BEFORE
-                                  or following.endswith("ing")):  # fmt: skip
+        if token == "before" and _moment_before(tokens, i):
             continue
         if any(token in words for words in HISTORY.values()):
             found.add(token)
-        elif token in ("used", "use") and following == "to" and (
-            token == "used" or "did" in tokens[:i]
+        elif (
+            token in ("used", "use")
+            and following == "to"
+            and (token == "used" or "did" in tokens[:i])
         ):
             found.update((token, "to"))
     return found
+
+
+def _moment_before(tokens: list[str], i: int) -> bool:
+    """``before`` followed by an action, a quantifier or a date, or after a span of time."""
+    following = tokens[i + 1] if i + 1 < len(tokens) else ""
+    previous = tokens[i - 1] if i else ""
+    return (not following or following in _NOT_AFTER_BEFORE or following.endswith("ing")
+            or following in _MONTHS or following[:1].isdigit() or previous in _SPANS)  # fmt: skip
 
 
 def _named_day(tokens: list[str], today: date) -> tuple[str, bool]:
@@ -143,8 +162,8 @@ def _period_at(tokens: list[str], i: int, today: date) -> tuple[date, int] | Non
         except InputError:
             return None
     if re.fullmatch(r"\d{4}-\d{2}", token):
-        year, month = int(token[:4]), int(token[5:])
-        return (_month_end(year, month), i) if 1 <= month <= 12 else None
+        number = int(token[5:])
+        return (_month_end(int(token[:4]), number), i) if 1 <= number <= 12 else None
     month = _MONTHS.get(token)
     if month is None:
         return None
@@ -153,10 +172,12 @@ def _period_at(tokens: list[str], i: int, today: date) -> tuple[date, int] | Non
     nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
     if day is None and _is_day(nxt):
         day = int(nxt)
-    if token in _AMBIGUOUS and day is None and not (_year_near(tokens, i) or prev in _PREPOSITIONS):
+    named_year = _year_near(tokens, i)
+    if token in _AMBIGUOUS and day is None and not (named_year or prev in _PREPOSITIONS):
         return None
-    year = _year_near(tokens, i)
-    if year is None:
+    if named_year is not None:
+        year = named_year
+    else:
         year = today.year if (month, day or 1) <= (today.month, today.day) else today.year - 1
     if day is None:
         return _month_end(year, month), start

@@ -14,14 +14,14 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import date
 
+from toon_memory.search import crosslang, rank, signals
 from toon_memory.search import intent as intents
-from toon_memory.search import rank, signals
 from toon_memory.search.corpus import Corpus, entry_links
 from toon_memory.search.options import RecallOptions
-from toon_memory.search.temporal import apply_intent
 from toon_memory.search.paths import normalise_path
 from toon_memory.search.result import Edge, Hit, RecallResult
-from toon_memory.search.tokenize import fold, query_groups
+from toon_memory.search.temporal import apply_intent
+from toon_memory.search.tokenize import detect_language, query_groups
 from toon_memory.search.tokenize import script_family as family_of
 
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
@@ -59,8 +59,8 @@ def allowed_test(
     entries, conditional = corpus.entries, corpus.conditional
     if o.as_of or o.from_date or o.to_date or o.category or o.tags or o.path_scope:
         return lambda node: signals.eligible(entries[node], o, today, history)
-    return lambda node: node not in conditional or signals.eligible(
-        entries[node], o, today, history
+    return lambda node: (
+        node not in conditional or signals.eligible(entries[node], o, today, history)
     )
 
 
@@ -77,20 +77,16 @@ def read_intent(o: RecallOptions, today: date) -> tuple[RecallOptions, intents.I
     return o, found, "all" if found.history else found.day
 
 
-def _without(query: str, words: frozenset[str]) -> str:
-    """``query`` without the words that carried its intent."""
-    return " ".join(w for w in query.split() if fold(re.sub(r"[\W_]", "", w)) not in words)
-
-
 def rank_entries(
     corpus: Corpus, o: RecallOptions, today: date, session_files: Collection[str]
 ) -> RecallResult:
     """The ranked answer for validated options ``o`` (not an ids fetch)."""
     o, intent, history = read_intent(o, today)
     allowed = allowed_test(corpus, o, today, history)
-    groups = query_terms(_without(o.query, intent.words)) or query_terms(o.query)
+    groups = query_terms(o.query)
     if groups:
-        relevance, hop, via, total = _matched(corpus, o, groups, allowed)
+        groups, weights = crosslang.expand(groups, detect_language(o.query))
+        relevance, hop, via, total = _matched(corpus, o, groups, weights, allowed)
         if intent:
             apply_intent(corpus, relevance, hop, via, intent, allowed)
     else:
@@ -117,11 +113,15 @@ def rank_entries(
 
 
 def _matched(
-    corpus: Corpus, o: RecallOptions, groups: list[tuple[str, ...]], allowed: Callable[[str], bool]
+    corpus: Corpus,
+    o: RecallOptions,
+    groups: list[tuple[str, ...]],
+    weights: list[dict[str, float]],
+    allowed: Callable[[str], bool],
 ) -> tuple[dict[str, float], dict[str, int], dict[str, str], int]:
     """BM25F matches (spread over the graph in graph mode): relevance, hop, via, count."""
     index = corpus.index
-    parts = index.score_slots(groups)
+    parts = index.score_slots(groups, weights)
     total = _exclude(corpus, rank.merge(parts), o, allowed)
     relevance = {index.doc_id(s): total[s] for s in rank.top(total, POOL)}
     hop: dict[str, int] = dict.fromkeys(relevance, 0)
@@ -162,17 +162,24 @@ def _fuse(
         entries = corpus.entries
         importance = {n: signals.auto_importance(entries[n], ctx.today) for n in relevance}
         fused = rank.linear(relevance, centrality, importance, hop)
-    return {node: _adjust(corpus, node, value, ctx) for node, value in fused.items()}
+    top = max(relevance.values(), default=0.0) or 1.0
+    return {node: _adjust(corpus, node, value, ctx, relevance[node] / top)
+            for node, value in fused.items()}  # fmt: skip
 
 
-def _adjust(corpus: Corpus, node: str, value: float, ctx: Context) -> float:
+def _adjust(corpus: Corpus, node: str, value: float, ctx: Context, strength: float = 1.0) -> float:
+    """The fused score times (1 + bonuses x ``strength``), quality, session and freshness.
+
+    ``strength`` is the entry's relevance over the best one (0..1): a bonus
+    helps an entry as much as the entry matches the query.
+    """
     entry = corpus.entries[node]
     bonus, quality_factor = corpus.static[node]
     if ctx.query_family and corpus.family.get(node) == ctx.query_family:
         bonus += signals.FAMILY_BONUS
     if ctx.opts.path_scope:
         bonus += signals.context_bonus(entry, "", "", ctx.opts.path_scope)
-    value *= (1.0 + bonus) * quality_factor
+    value *= (1.0 + bonus * max(0.0, min(strength, 1.0))) * quality_factor
     if signals.in_session(entry, ctx.session_files):
         value *= signals.SESSION_FACTOR
     if ctx.opts.smart:

@@ -8,6 +8,7 @@ place:
 
 - latest: relevance x (1 + ``LATEST_WEIGHT`` * 0.5^(age / ``LATEST_HALF_LIFE_DAYS``)),
   the age counted from the newest candidate's day (``date``, else ``created``);
+  with a named day D, from the newest candidate up to D (later ones: no boost);
 - history: a superseded version takes the relevance of its successor when
   that is higher (it answers "what was it before"), then every superseded
   candidate x (1 + ``HISTORY_BOOST``);
@@ -55,7 +56,7 @@ def apply_intent(
 ) -> None:
     """Rescale ``relevance`` (and pull older versions in, noting ``hop``/``via``) in place."""
     if intent.latest:
-        _prefer_newest(corpus, relevance)
+        _prefer_newest(corpus, relevance, date.fromisoformat(intent.day) if intent.day else None)
     if intent.history:
         _pull_versions(corpus, relevance, hop, via, sorted(relevance), allowed)
         for node in relevance:
@@ -80,8 +81,12 @@ def _born_after(corpus: Corpus, node: str, day: date) -> bool:
     return born is not None and born > day
 
 
-def _prefer_newest(corpus: Corpus, relevance: dict[str, float]) -> None:
+def _prefer_newest(corpus: Corpus, relevance: dict[str, float], until: date | None) -> None:
+    """Newer candidates weigh more; with a named day, the newest up to it (later: no boost)."""
     days = {node: _day(corpus, node) for node in relevance}
+    if until is not None:
+        days = {node: day if day is not None and day <= until else None
+                for node, day in days.items()}  # fmt: skip
     known = [d for d in days.values() if d is not None]
     if not known:
         return

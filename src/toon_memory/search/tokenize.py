@@ -136,6 +136,11 @@ def _stems(word: str, lang: str) -> tuple[str, ...]:
     return (first, english)
 
 
+def stems_of(word: str, lang: str) -> tuple[str, ...]:
+    """The terms one word of language ``lang`` indexes as (its stems, accent-folded)."""
+    return _stems(word.casefold(), lang)
+
+
 def _is_stop(word: str, lang: str) -> bool:
     if len(word) < 2 and not word.isdigit():
         return True
