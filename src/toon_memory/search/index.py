@@ -133,7 +133,13 @@ class BM25Index:
         return self._ids[slot] or ""
 
     def doc_freq(self, term: str) -> int:
-        return len(self._plist(term, create=False))
+        """How many documents hold ``term`` (read without unpacking its postings)."""
+        plist = self._postings.get(term)
+        return len(plist) if plist is not None else self._packed.size(term)
+
+    def terms(self, slot: int) -> list[str]:
+        """The distinct terms of the document in ``slot``."""
+        return [term for term in self._terms[slot].split(_SEP) if term]
 
     def _term_scores(self, term: str, n: int) -> dict[int, float]:
         plist = self._plist(term, create=False)
@@ -228,6 +234,10 @@ class _Packed:
     @classmethod
     def empty(cls) -> _Packed:
         return cls([], array("q", [0]), array("i"), array("d"))
+
+    def size(self, term: str) -> int:
+        i = self.position.get(term)
+        return 0 if i is None else self.offsets[i + 1] - self.offsets[i]
 
     def take(self, term: str) -> dict[int, float] | None:
         i = self.position.pop(term, None)

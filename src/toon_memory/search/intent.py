@@ -4,11 +4,13 @@ Invariant: ``detect`` is a pure, deterministic function of the query and
 ``today`` that never raises on any ``str``. It says whether the query asks for
 the newest state ("latest", "current", "ahora", "aktuell"…), for history
 ("before", "previously", "used to", "antes", "früher"…), and which day it
-names, if any (an ISO date, or a month name with an optional day and year, in
-any of the five languages; a month without a year is its last occurrence up
-to ``today``). A day after an explicit cue ("as of April 2026", "a fecha de",
-"Stand") is ``strict`` (a hard ``as_of``); any other day only picks, among
-versions of one entry, the version valid then. The intent words stay in the
+names, if any: a period (an ISO date or month, or a month name with an
+optional day and year, in any of the five languages; a month without a year
+is its last occurrence up to ``today``), ``since`` its first day and ``day``
+its last. A period after an explicit cue ("as of April 2026", "a fecha de",
+"Stand") is ``strict``: its last day is a hard ``as_of``. Any other period
+picks, among versions of one entry, the version valid on its last day, and
+favours entries dated in or near it. The intent words stay in the
 query's terms ("our latest painting" may be what the entry says). No I/O.
 """
 
@@ -90,12 +92,13 @@ _WORD = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|\d+|[^\W\d_]+")
 
 @dataclass(frozen=True, slots=True)
 class Intent:
-    """What a query says about time; ``day`` is ISO (``""`` when none)."""
+    """What a query says about time: the named period ``since``..``day`` (ISO, ``""`` if none)."""
 
     latest: bool = False
     history: bool = False
     day: str = ""
     strict: bool = False
+    since: str = ""
 
     def __bool__(self) -> bool:
         return self.latest or self.history or bool(self.day)
@@ -111,8 +114,8 @@ def detect(query: str, today: date) -> Intent:
         return NONE
     latest = {t for t in tokens if any(t in words for words in LATEST.values())}
     history = _history_words(tokens)
-    day, strict = _named_day(tokens, today)
-    return Intent(bool(latest) and not history, bool(history), day, strict)
+    since, day, strict = _named_period(tokens, today)
+    return Intent(bool(latest) and not history, bool(history), day, strict, since)
 
 
 def _history_words(tokens: list[str]) -> set[str]:
@@ -140,51 +143,55 @@ def _moment_before(tokens: list[str], i: int) -> bool:
             or following in _MONTHS or following[:1].isdigit() or previous in _SPANS)  # fmt: skip
 
 
-def _named_day(tokens: list[str], today: date) -> tuple[str, bool]:
-    """The last day of the first period the tokens name, clamped to today, and its cue."""
+def _named_period(tokens: list[str], today: date) -> tuple[str, str, bool]:
+    """The first period the tokens name (first and last day, the last clamped to today)
+    and whether a strict cue precedes it."""
     for i in range(len(tokens)):
         found = _period_at(tokens, i, today)
         if found is not None:
-            period, start = found
+            first, last, start = found
             cue = any("_".join(tokens[start - k : start]) in _STRICT
                       for k in range(1, 5) if start - k >= 0)  # fmt: skip
-            return min(period, today).isoformat(), cue
-    return "", False
+            last = min(last, today)
+            return min(first, last).isoformat(), last.isoformat(), cue
+    return "", "", False
 
 
-def _period_at(tokens: list[str], i: int, today: date) -> tuple[date, int] | None:
-    """The end of the period named at token ``i`` (ISO day or month, month name) and the
-    index where its expression starts (a day written before the month included)."""
+def _period_at(tokens: list[str], i: int, today: date) -> tuple[date, date, int] | None:
+    """The period named at token ``i`` (ISO day or month, month name): its first and last
+    day and the index where its expression starts (a day written before the month)."""
     token = tokens[i]
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", token):
         try:
-            return parse_date(token, "query"), i
+            day = parse_date(token, "query")
         except InputError:
             return None
+        return day, day, i
     if re.fullmatch(r"\d{4}-\d{2}", token):
         number = int(token[5:])
-        return (_month_end(int(token[:4]), number), i) if 1 <= number <= 12 else None
+        return (*_month(int(token[:4]), number), i) if 1 <= number <= 12 else None
     month = _MONTHS.get(token)
     if month is None:
         return None
-    day, start = _day_before(tokens, i)
+    number, start = _day_before(tokens, i)
     prev = tokens[i - 1] if i else ""
     nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-    if day is None and _is_day(nxt):
-        day = int(nxt)
+    if number is None and _is_day(nxt):
+        number = int(nxt)
     named_year = _year_near(tokens, i)
-    if token in _AMBIGUOUS and day is None and not (named_year or prev in _PREPOSITIONS):
+    if token in _AMBIGUOUS and number is None and not (named_year or prev in _PREPOSITIONS):
         return None
     if named_year is not None:
         year = named_year
     else:
-        year = today.year if (month, day or 1) <= (today.month, today.day) else today.year - 1
-    if day is None:
-        return _month_end(year, month), start
+        year = today.year if (month, number or 1) <= (today.month, today.day) else today.year - 1
+    if number is None:
+        return (*_month(year, month), start)
     try:
-        return date(year, month, day), start
+        day = date(year, month, number)
     except ValueError:
         return None
+    return day, day, start
 
 
 def _is_day(token: str) -> bool:
@@ -207,5 +214,5 @@ def _year_near(tokens: list[str], i: int) -> int | None:
     return None
 
 
-def _month_end(year: int, month: int) -> date:
-    return date(year, month, calendar.monthrange(year, month)[1])
+def _month(year: int, month: int) -> tuple[date, date]:
+    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])

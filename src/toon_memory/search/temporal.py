@@ -34,6 +34,8 @@ LATEST_WEIGHT = 0.3
 LATEST_HALF_LIFE_DAYS = 30.0
 HISTORY_BOOST = 0.2
 LATER_VERSION_FACTOR = 0.5
+PERIOD_WEIGHT = 0.25
+PERIOD_HALF_LIFE_DAYS = 7.0
 
 
 def predecessors(corpus: Corpus, node: str) -> list[str]:
@@ -57,6 +59,8 @@ def apply_intent(
     """Rescale ``relevance`` (and pull older versions in, noting ``hop``/``via``) in place."""
     if intent.latest:
         _prefer_newest(corpus, relevance, date.fromisoformat(intent.day) if intent.day else None)
+    if intent.since and PERIOD_WEIGHT > 0:
+        _prefer_period(corpus, relevance, intent)
     if intent.history:
         _pull_versions(corpus, relevance, hop, via, sorted(relevance), allowed)
         for node in relevance:
@@ -69,6 +73,17 @@ def apply_intent(
         _pull_versions(corpus, relevance, hop, via, later, allowed)
         for node in later:
             relevance[node] *= LATER_VERSION_FACTOR
+
+
+def _prefer_period(corpus: Corpus, relevance: dict[str, float], intent: Intent) -> None:
+    """Entries dated in the named period weigh more, and a little more the nearer they are."""
+    first, last = date.fromisoformat(intent.since), date.fromisoformat(intent.day)
+    for node in relevance:
+        day = _day(corpus, node)
+        if day is None:
+            continue
+        gap = (first - day).days if day < first else (day - last).days if day > last else 0
+        relevance[node] *= 1.0 + PERIOD_WEIGHT * 0.5 ** (gap / PERIOD_HALF_LIFE_DAYS)
 
 
 def _day(corpus: Corpus, node: str) -> date | None:

@@ -190,7 +190,9 @@ def query_groups(text: str) -> list[tuple[str, ...]]:
         for group in _word_groups(word, lang):
             if group not in seen:
                 seen.add(group)
-                (filler if fold(word) in QUERY_FILLER else out).append(group)
+                folded = fold(word)
+                is_filler = folded in QUERY_FILLER["en"] or folded in QUERY_FILLER[lang]
+                (filler if is_filler else out).append(group)
     return out or filler
 
 
