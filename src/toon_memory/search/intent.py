@@ -168,8 +168,8 @@ def _period_at(tokens: list[str], i: int, today: date) -> tuple[date, date, int]
             return None
         return day, day, i
     if re.fullmatch(r"\d{4}-\d{2}", token):
-        number = int(token[5:])
-        return (*_month(int(token[:4]), number), i) if 1 <= number <= 12 else None
+        iso_month = int(token[5:])
+        return (*_month(int(token[:4]), iso_month), i) if 1 <= iso_month <= 12 else None
     month = _MONTHS.get(token)
     if month is None:
         return None
