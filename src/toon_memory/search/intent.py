@@ -77,10 +77,11 @@ for _names in (
     for _number, _name in enumerate(_names.split(), 1):
         _MONTHS.setdefault(_name, _number)
 _MONTHS.update({"setiembre": 9, "janner": 1, "sept": 9})
-#: Month names that are also common words: a date only next to a number or a preposition.
+#: Month names that are also common words: a date only next to a number, a year, a preposition
+#: or "this"/"last".
 _AMBIGUOUS = _set("may march marco mars august")
 _PREPOSITIONS = _set("in on of since until during from by en de desde hasta durante em ate "
-                     "depuis jusqu au le im am seit bis vom zum")  # fmt: skip
+                     "depuis jusqu au le im am seit bis vom zum this last este esta ce cet diesen letzten")  # fmt: skip
 #: Cues right before a named day that make it a hard ``as_of`` (folded words joined by ``_``).
 _STRICT = _set("as_of as_at a_fecha_de a_dia_de con_fecha_de a_data_de na_data_de em_data_de "
                "en_date_du a_la_date_du stand stand_vom stand_am zum_stand")  # fmt: skip

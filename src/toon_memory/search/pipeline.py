@@ -127,9 +127,9 @@ def _matched(
     if o.mode == "graph":
         extra, extra_weights = feedback_groups(index, total, groups)
         if extra:
-            more = index.score_slots(extra, extra_weights)
-            parts += more
-            total = _exclude(corpus, rank.merge([total, *more]), o, allowed)
+            borrowed = rank.merge(index.score_slots(extra, extra_weights))
+            parts.append(borrowed)
+            total = _exclude(corpus, rank.merge([total, borrowed]), o, allowed)
     relevance = {index.doc_id(s): total[s] for s in rank.top(total, POOL)}
     hop: dict[str, int] = dict.fromkeys(relevance, 0)
     via: dict[str, str] = {}
