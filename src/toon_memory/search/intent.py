@@ -16,10 +16,9 @@ query's terms ("our latest painting" may be what the entry says). No I/O.
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from toon_memory.clock import parse_date
 from toon_memory.errors import InputError
@@ -216,4 +215,5 @@ def _year_near(tokens: list[str], i: int) -> int | None:
 
 
 def _month(year: int, month: int) -> tuple[date, date]:
-    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+    following = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
+    return date(year, month, 1), following - timedelta(days=1)
