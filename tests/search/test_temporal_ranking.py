@@ -126,3 +126,9 @@ def test_history_admission_in_eligibility() -> None:
     assert not eligible(old, opts, TODAY, history="2025-12-01")  # not written yet
     obsolete = dated("o", "c", "2026-01-01", status="obsolete")
     assert not eligible(obsolete, opts, TODAY, history="all")
+
+
+def test_suggest_reads_no_intent_from_a_context() -> None:
+    engine = _maps()
+    related = [e.key for e in engine.suggest("maps provider used before", today=TODAY)]
+    assert "map-provider-v1" not in related and "map-provider" in related
