@@ -137,10 +137,6 @@ class BM25Index:
         plist = self._postings.get(term)
         return len(plist) if plist is not None else self._packed.size(term)
 
-    def terms(self, slot: int) -> list[str]:
-        """The distinct terms of the document in ``slot``."""
-        return [term for term in self._terms[slot].split(_SEP) if term]
-
     def _term_scores(self, term: str, n: int) -> dict[int, float]:
         plist = self._plist(term, create=False)
         if not plist:

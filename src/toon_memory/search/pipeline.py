@@ -17,7 +17,6 @@ from datetime import date
 from toon_memory.search import crosslang, rank, signals
 from toon_memory.search import intent as intents
 from toon_memory.search.corpus import Corpus, entry_links
-from toon_memory.search.feedback import feedback_groups
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.paths import normalise_path
 from toon_memory.search.result import Edge, Hit, RecallResult
@@ -124,12 +123,6 @@ def _matched(
     index = corpus.index
     parts = index.score_slots(groups, weights)
     total = _exclude(corpus, rank.merge(parts), o, allowed)
-    if o.mode == "graph":
-        extra, extra_weights = feedback_groups(index, total, groups)
-        if extra:
-            borrowed = rank.merge(index.score_slots(extra, extra_weights))
-            parts.append(borrowed)
-            total = _exclude(corpus, rank.merge([total, borrowed]), o, allowed)
     relevance = {index.doc_id(s): total[s] for s in rank.top(total, POOL)}
     hop: dict[str, int] = dict.fromkeys(relevance, 0)
     via: dict[str, str] = {}
