@@ -5,7 +5,7 @@ each cell one or more single words (lemmas, accents kept) separated by
 spaces; ``concepts_of`` and ``terms_of`` are pure lookups over the stems the
 tokenizer gives those words (each word's own-language stem and the English
 stem of its folded form, as ``tokenize.document_terms`` indexes them). Those
-stems are precomputed in ``lexicon_stems`` (stemming the table costs tens of
+stems are precomputed in ``lexicon_stems`` (stemming the whole table costs tens of
 milliseconds, too much for a cold CLI's first recall); ``render()`` writes
 that module again and a test checks that it is current. No I/O.
 
@@ -376,24 +376,27 @@ def render() -> str:
 
 
 @cache
-def _table() -> tuple[dict[tuple[str, str], frozenset[int]], tuple[frozenset[str], ...]]:
-    """``(lang, stem) -> concept numbers`` and, per concept, every stem of its words."""
+def _lookup(lang: str) -> dict[str, tuple[int, ...]]:
+    """``stem -> concept numbers`` for the words of one language (built on first use)."""
     from toon_memory.search.lexicon_stems import STEMS
 
-    lookup: dict[tuple[str, str], set[int]] = {}
-    for number, per_lang in enumerate(STEMS):
-        for lang, stems in zip(LANGS, per_lang, strict=True):
-            for stem in stems:
-                lookup.setdefault((lang, stem), set()).add(number)
-    terms = tuple(frozenset(t for stems in per_lang for t in stems) for per_lang in STEMS)
-    return {k: frozenset(v) for k, v in lookup.items()}, terms
+    column = LANGS.index(lang) if lang in LANGS else -1
+    found: dict[str, list[int]] = {}
+    if column >= 0:
+        for number, per_lang in enumerate(STEMS):
+            for stem in per_lang[column]:
+                found.setdefault(stem, []).append(number)
+    return {stem: tuple(numbers) for stem, numbers in found.items()}
 
 
-def concepts_of(stem: str, lang: str) -> frozenset[int]:
+def concepts_of(stem: str, lang: str) -> tuple[int, ...]:
     """The concepts a word of language ``lang`` with this stem may mean."""
-    return _table()[0].get((lang, stem), frozenset())
+    return _lookup(lang).get(stem, ())
 
 
+@cache
 def terms_of(concept: int) -> frozenset[str]:
     """Every stem the words of a concept index as, in all five languages."""
-    return _table()[1][concept]
+    from toon_memory.search.lexicon_stems import STEMS
+
+    return frozenset(stem for stems in STEMS[concept] for stem in stems)
