@@ -132,3 +132,10 @@ def test_suggest_reads_no_intent_from_a_context() -> None:
     engine = _maps()
     related = [e.key for e in engine.suggest("maps provider used before", today=TODAY)]
     assert "map-provider-v1" not in related and "map-provider" in related
+
+
+def test_history_never_brings_an_entry_written_after_as_of() -> None:
+    old = dated("k", "c", "2026-05-01", status="superseded", superseded_on="2026-06-01")
+    opts = RecallOptions(as_of="2026-04-01").validated()
+    assert not eligible(old, opts, TODAY, history="all")
+    assert eligible(old, RecallOptions(as_of="2026-05-15").validated(), TODAY, history="all")

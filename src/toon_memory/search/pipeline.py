@@ -1,9 +1,13 @@
-"""One ranking pass: match, exclude, spread over the graph, fuse, adjust, order.
+"""One ranking pass: read intent, match, exclude, spread, rescale, fuse, adjust, order.
 
 Invariant: ``rank_entries`` reads the corpus and never changes it; for equal
 inputs it returns equal results. Order: pinned entries first (higher
 priority first), then by final score, ties by key then id. Only entries that
-pass ``signals.eligible`` for the options can appear.
+pass ``signals.eligible`` for the options (with the ``history`` admission the
+query's temporal intent asks for) can appear. Each query word also asks for
+its translations (``search.crosslang``); the query's temporal intent
+(``search.intent``) rescales relevance before fusion (``search.temporal``);
+bonuses then scale the fused score by how well the entry matched.
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def eligible(entry: Entry, opts: RecallOptions, today: date, history: str = "") 
     as_of = opts.as_of_date
     if is_expired(entry.ttl, as_of or today):
         return False
-    if not _status_ok(entry, as_of) and not (history and _was_valid(entry, history)):
+    if not _status_ok(entry, as_of) and not (history and _was_valid(entry, history, as_of)):
         return False
     if opts.from_date or opts.to_date:
         day = entry.date[:10]
@@ -82,14 +82,15 @@ def _status_ok(entry: Entry, as_of: date | None) -> bool:
     return False
 
 
-def _was_valid(entry: Entry, history: str) -> bool:
-    """A superseded entry, valid on the ISO day ``history`` (any day for ``"all"``)."""
+def _was_valid(entry: Entry, history: str, as_of: date | None) -> bool:
+    """A superseded entry valid on the ISO day ``history`` (any day for ``"all"``), and not
+    created after ``as_of``."""
     if entry.status != "superseded":
         return False
-    if history == "all":
-        return True
-    day = date.fromisoformat(history)
-    return _status_ok(entry, day)
+    born = created_day(entry)
+    if as_of is not None and born is not None and born > as_of:
+        return False
+    return history == "all" or _status_ok(entry, date.fromisoformat(history))
 
 
 def in_scope(entry: Entry, scope: str) -> bool:
