@@ -7,7 +7,13 @@ Query file format::
 
     {"today"?: "YYYY-MM-DD",
      "queries": [{"id": "q1", "q": "text", "gold": ["key", ...], "asOf"?: "YYYY-MM-DD",
-                  "category"?: "core-fact", "lang"?: "en"}]}
+                  "category"?: "core-fact", "lang"?: "en", "split"?: "dev"}]}
+
+Each query also has ``"split": "dev" | "test"``: tune on dev, report test
+(``--split dev`` evaluates only dev queries, for tuning loops). The report
+gives every mode on dev, test and all, then the cross-language slice
+(category ``cross-language``: English queries over entries written in another
+language) and R@5 per category.
 
 "today" is fixed from ``TOON_MEMORY_TODAY``, else the file's "today", else
 the clock. Metrics count a hit when a returned entry's key is a gold key;
@@ -92,16 +98,22 @@ MODES: dict[str, Mode] = {
 }
 
 
-def evaluate(entries: list[Entry], spec: dict[str, Any]) -> dict[str, dict[str, list[float]]]:
+Scores = dict[str, dict[str, list[float]]]
+
+
+def evaluate(entries: list[Entry], spec: dict[str, Any]) -> Scores:
+    """mode -> ``metric:scope`` -> one value per query; scopes: all, the split, the
+    category and ``split/category``."""
     today = resolve_today(spec)
     engine = Engine.build(entries)
     modes = {"rank_bm25 baseline": _baseline(entries, today), **MODES}
-    scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    scores: Scores = defaultdict(lambda: defaultdict(list))
     for query in spec["queries"]:
         gold = list(query["gold"])
+        split, category = query.get("split", "dev"), query.get("category", "other")
         for name, mode in modes.items():
             ranked = mode(engine, query, today)
-            for scope in ("all", query.get("category", "other")):
+            for scope in ("all", split, category, f"{split}/{category}"):
                 bucket = scores[name]
                 bucket[f"r5:{scope}"].append(recall_at(ranked, gold, 5))
                 bucket[f"ndcg5:{scope}"].append(ndcg_at(ranked, gold, 5))
@@ -114,14 +126,30 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def report(scores: dict[str, dict[str, list[float]]], entries: int, queries: int) -> None:
-    print(f"Gold queries: {queries} queries over {entries} entries\n")
-    rows = [[name, _mean(m["r5:all"]), _mean(m["ndcg5:all"]), _mean(m["mrr5:all"]),
-             f"{100 * _mean(m['ans:all']):.1f}%"] for name, m in scores.items()]  # fmt: skip
-    print_table(["mode", "R@5", "nDCG@5", "MRR@5", "answerable"], rows)
-    categories = sorted({k.split(":", 1)[1] for k in next(iter(scores.values()))} - {"all"})
-    print("\nR@5 per category")
+def _summary(scores: Scores, scope: str, title: str) -> None:
     first = next(iter(scores.values()))
+    if not first.get(f"r5:{scope}"):
+        return
+    print(f"\n{title} ({len(first[f'r5:{scope}'])} queries)")
+    rows = [[name, _mean(m[f"r5:{scope}"]), _mean(m[f"ndcg5:{scope}"]),
+             _mean(m[f"mrr5:{scope}"]), f"{100 * _mean(m[f'ans:{scope}']):.1f}%"]
+            for name, m in scores.items()]  # fmt: skip
+    print_table(["mode", "R@5", "nDCG@5", "MRR@5", "answerable"], rows)
+
+
+def report(scores: Scores, entries: int, queries: int) -> None:
+    print(f"Gold queries: {queries} queries over {entries} entries")
+    for scope, title in (("test", "Test (report only)"), ("dev", "Dev (tuned on)"),
+                         ("all", "All"), ("test/cross-language", "Cross-language, test"),
+                         ("dev/cross-language", "Cross-language, dev"),
+                         ("test/temporal-intent", "Temporal intent, test"),
+                         ("dev/temporal-intent", "Temporal intent, dev")):  # fmt: skip
+        _summary(scores, scope, title)
+    first = next(iter(scores.values()))
+    categories = sorted(k.split(":", 1)[1] for k in first
+                        if k.startswith("r5:") and "/" not in k
+                        and k[3:] not in ("all", "dev", "test"))  # fmt: skip
+    print("\nR@5 per category (all splits)")
     headers = ["mode"] + [f"{c} ({len(first['r5:' + c])})" for c in categories]
     print_table(headers, [[name] + [_mean(m[f"r5:{c}"]) for c in categories]
                           for name, m in scores.items()])  # fmt: skip
@@ -131,8 +159,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memory", type=Path, default=HERE / "memory.toon")
     parser.add_argument("--queries", type=Path, default=HERE / "gold-queries.json")
+    parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
+    parser.add_argument("--category", default="", help="only queries of this category")
     args = parser.parse_args(argv)
     spec = json.loads(args.queries.read_text(encoding="utf-8"))
+    spec["queries"] = [q for q in spec["queries"]
+                       if args.split in ("all", q.get("split", "dev"))
+                       and (not args.category or q.get("category") == args.category)]  # fmt: skip
     entries = load_memory(args.memory)
     report(evaluate(entries, spec), len(entries), len(spec["queries"]))
     return 0

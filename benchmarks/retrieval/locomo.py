@@ -5,7 +5,9 @@ Prints evidence recall@5, recall@10 and hit@5, overall and per question
 category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop), for the
 rank_bm25 baseline (BM25Okapi over lower-cased ``\\w+`` tokens of speaker,
 text, caption and date), our flat mode and our graph mode (hops 1 and 2),
-in one run.
+in one run, separately for the dev conversations (tuned on) and the held-out
+ones (reported only; never looked at while tuning). ``--split dev`` runs the
+dev conversations alone, for tuning loops.
 Skips with a message (exit 0) when the dataset folder is absent.
 """
 
@@ -29,6 +31,8 @@ from toon_memory.search import Engine, RecallOptions
 DEFAULT_DATA = SHARED / "datasets" / "locomo"
 TODAY = date(2026, 1, 1)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+#: Fixed before any tuning: alternate conversations in file order, the first dev.
+SPLITS = {"dev": ("conv-26", "conv-41", "conv-43"), "held-out": ("conv-30", "conv-42")}
 
 
 @dataclass(frozen=True)
@@ -111,10 +115,10 @@ def engine_ranker(engine: Engine, mode: str, hops: int) -> Ranker:
     return rank
 
 
-def evaluate(data: Path) -> dict[str, dict[str, list[float]]]:
+def evaluate(data: Path, names: tuple[str, ...]) -> dict[str, dict[str, list[float]]]:
     """system -> metric name -> one value per question (metric names carry the category)."""
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for path in sorted(data.glob("conv-*.json")):
+    for path in sorted(p for p in data.glob("conv-*.json") if p.stem in names):
         conv = json.loads(path.read_text(encoding="utf-8"))
         entries = load_entries(conv, path.stem)
         engine = Engine.build(entries)
@@ -138,9 +142,9 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def report(scores: dict[str, dict[str, list[float]]]) -> None:
+def report(scores: dict[str, dict[str, list[float]]], title: str) -> None:
     n = len(next(iter(scores.values()))["r5:all"])
-    print(f"LoCoMo evidence retrieval, {n} questions (categories 1-4 with evidence)\n")
+    print(f"\nLoCoMo evidence retrieval, {title}: {n} questions (categories 1-4 with evidence)\n")
     rows = [[system, _mean(m["r5:all"]), _mean(m["r10:all"]), _mean(m["h5:all"])]
             for system, m in scores.items()]  # fmt: skip
     print_table(["system", "recall@5", "recall@10", "hit@5"], rows)
@@ -155,11 +159,14 @@ def report(scores: dict[str, dict[str, list[float]]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--split", choices=(*SPLITS, "all"), default="all")
     args = parser.parse_args(argv)
     if not args.data.is_dir() or not any(args.data.glob("conv-*.json")):
         print(f"LoCoMo data not found at {args.data}: benchmark skipped.")
         return 0
-    report(evaluate(args.data))
+    for split, names in SPLITS.items():
+        if args.split in ("all", split):
+            report(evaluate(args.data, names), f"{split} ({', '.join(names)})")
     return 0
 
 

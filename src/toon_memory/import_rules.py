@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime, timezone
 from typing import Any
 
 from toon_memory.clock import now_iso, today
@@ -48,6 +48,8 @@ class Verdict:
     entry: Entry | None
     problem: str = ""
     repairs: list[str] = field(default_factory=list)
+    #: A category toon-memory does not have (kept as a tag and in meta; reported once per import).
+    foreign: str = ""
 
 
 def _clean(value: Any, fixed: list[str], name: str) -> Any:
@@ -95,12 +97,28 @@ def _repair_key(entry: Entry, limits: Limits, repairs: list[str]) -> str:
     return ""
 
 
+def _category_tag(category: str) -> str:
+    """A foreign category as a tag: lower-case, words joined by ``-``, no ``;``."""
+    return "-".join(category.replace(";", " ").lower().split())
+
+
+def _keep_category(entry: Entry) -> str:
+    """A category we do not have becomes ``knowledge``; the original stays as a tag and in
+    meta. Returns the original ('' when the category is ours)."""
+    original = entry.category.strip()
+    if original.lower() in CATEGORIES:
+        entry.category = original.lower()
+        return ""
+    if original:
+        entry.meta.setdefault("category", original)
+    tag = _category_tag(original)
+    if tag and tag not in entry.tags:
+        entry.tags.append(tag)
+    entry.category = "knowledge"
+    return original or "(empty)"
+
+
 def _repair_enums(entry: Entry, repairs: list[str]) -> None:
-    entry.category = entry.category.strip().lower() or entry.category
-    if entry.category not in CATEGORIES:
-        entry.meta.setdefault("category", entry.category)
-        repairs.append(f"category {quote(entry.category)} unknown, stored as knowledge")
-        entry.category = "knowledge"
     importance = entry.importance.strip().lower()
     if importance and importance not in IMPORTANCE_LEVELS:
         repairs.append(f"importance {quote(entry.importance)} unknown, cleared")
@@ -141,9 +159,30 @@ def _repair_dates(entry: Entry, repairs: list[str]) -> None:
                 f"{name} {quote(value)} is not a date, {'reset' if default else 'cleared'}"
             )
             setattr(entry, name, default)
-    entry.date = entry.date or day
-    entry.created = entry.created or stamp
+    if not entry.created:  # the source's own time when it gives one; the import time in meta
+        entry.meta.setdefault("imported", stamp)
+        entry.created = source_time(entry) or stamp
+    entry.date = entry.date or entry.created[:10] or day
     entry.updated = entry.updated or entry.created
+
+
+def source_time(entry: Entry) -> str:
+    """When the source says the entry was made: ``created``, else ``date`` (a day at 00:00 UTC
+    or a full ISO timestamp, normalised to UTC); ``""`` when neither reads as a time."""
+    if entry.created:
+        return entry.created
+    text = entry.date.strip()
+    if len(text) == 10:
+        try:
+            return f"{date.fromisoformat(text).isoformat()}T00:00:00Z"
+        except ValueError:
+            return ""
+    try:
+        stamp = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return ""
+    stamp = stamp.replace(tzinfo=timezone.utc) if stamp.tzinfo is None else stamp
+    return stamp.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _check_sizes(entry: Entry, limits: Limits, repairs: list[str]) -> str:
@@ -186,10 +225,11 @@ def admit_row(row: dict[str, Any], limits: Limits) -> Verdict:
     problem = _repair_key(entry, limits, repairs) or _check_sizes(entry, limits, repairs)
     if problem:
         return Verdict(None, problem)
+    foreign = _keep_category(entry)
     _repair_enums(entry, repairs)
     _repair_numbers(entry, repairs)
     _repair_dates(entry, repairs)
-    return Verdict(entry, "", repairs)
+    return Verdict(entry, "", repairs, foreign)
 
 
 def secret_problem(entry: Entry) -> str:

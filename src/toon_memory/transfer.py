@@ -15,6 +15,7 @@ refused whole (``ImportFormatError``, exit 2). Every row is validated as
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -183,9 +184,21 @@ def _is_duplicate(entry: Entry, state: State, seen: set[str]) -> bool:
     return any(e.key == entry.key and e.content == entry.content for e in state.entries.values())
 
 
+def category_notice(unknown: Counter[str]) -> str:
+    """The one report line about foreign categories (``""`` when there were none)."""
+    if not unknown:
+        return ""
+    counts = ", ".join(f"{name or '(empty)'} ×{n}" for name, n in sorted(
+        unknown.items(), key=lambda item: (-item[1], item[0])))  # fmt: skip
+    total = sum(unknown.values())
+    return (f"{total} entr{'y' if total == 1 else 'ies'} with a category toon-memory does not "
+            f"have ({counts}): stored as knowledge, the original kept as a tag and in "
+            "meta.category")  # fmt: skip
+
+
 def _admit(
     row: dict[str, Any], number: int, state: State, seen: set[str], report: ImportReport,
-    limits: Limits, allow_secrets: bool = False,
+    limits: Limits, unknown: Counter[str], allow_secrets: bool = False,
 ) -> Entry | None:  # fmt: skip
     from toon_memory.import_rules import admit_row, secret_problem  # not on every command's path
     from toon_memory.secrets_scan import scan_text
@@ -203,8 +216,11 @@ def _admit(
         report.skipped += 1
         report.messages.append(f"{label}: skipped: already in memory")
         return None
-    if verdict.repairs:
+    if verdict.foreign:
+        unknown[verdict.foreign] += 1
+    if verdict.repairs or verdict.foreign:
         report.repaired += 1
+    if verdict.repairs:
         report.messages.append(f"{label}: " + "; ".join(verdict.repairs))
     if not is_valid_id(entry.id) or entry.id in state.entries:
         entry.id = new_id(state.entries)
@@ -326,9 +342,10 @@ class Transfer:
         def apply(state: State) -> tuple[list[journal.Op], ImportReport]:
             seen: set[str] = set()
             admitted: list[Entry] = []
+            unknown: Counter[str] = Counter()
             taken = set(state.entries)
             for number, row in enumerate(rows, start=1):
-                entry = _admit(row, number, state, seen, report, config.limits, allow)
+                entry = _admit(row, number, state, seen, report, config.limits, unknown, allow)
                 if entry is not None:
                     while entry.id in taken:
                         entry.id = new_id(taken)
@@ -340,6 +357,8 @@ class Transfer:
             report.added += len(admitted) - sum(1 for e in admitted if e.id in dropped)
             ops.extend(journal.put_summary(s.file, s.summary, s.date) for s in summaries
                        if s.file not in state.summaries)  # fmt: skip
+            if unknown:
+                report.messages.append(category_notice(unknown))
             return ops, report
 
         return self.store.mutate(apply)

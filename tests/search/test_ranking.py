@@ -175,8 +175,8 @@ def test_linear_fallback_ranks_the_same_matches() -> None:
 
 def test_quality_weighting_breaks_equal_scores() -> None:
     text = "Feature flags live in LaunchDarkly"
-    engine = Engine.build([entry("a-flags", text, quality=0.1), entry("b", text, quality=0.9)])
-    assert keys(engine, "feature flags") == ["b", "a-flags"]
+    engine = Engine.build([entry("a", text, quality=0.1), entry("b", text, quality=0.9)])
+    assert keys(engine, "feature flags") == ["b", "a"]
 
 
 def test_search_filters_category_and_all_tags() -> None:

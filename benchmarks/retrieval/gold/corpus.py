@@ -1001,6 +1001,46 @@ ROWS: list[tuple[str, str, str, str, str, str, dict[str, Any]]] = [
 ]
 
 
+# --- round 2: notes written in Spanish, Portuguese, French and German by the people who own the
+# topic (keys and tags in English, as agents write them), and dated series for "latest" questions
+ROWS += [
+    ("decision", "returns-label-flow", "Las etiquetas de devolución se generan bajo demanda cuando el cliente confirma la devolución en el portal; caducan a los 14 días.", "returns;labels", "devoluciones-portal", "2026-07-06", {}),
+    ("bug", "webhook-retries-duplicated", "Los webhooks de Correos llegaban duplicados porque respondíamos 200 después de procesarlos; ahora respondemos 202 enseguida y los procesamos en la cola.", "webhook;correos;bug", "correos-api", "2026-07-14", {}),
+    ("pattern", "feature-flag-naming", "Los nombres de las banderas de funcionalidad siguen el formato equipo.area.nombre, en minúsculas y separados por puntos.", "config;flags", "feature-flags", "2026-03-03", {}),
+    ("knowledge", "warehouse-madrid-hours", "El almacén de Madrid recibe camiones de lunes a sábado de 7:00 a 15:00; los domingos está cerrado.", "warehouse;operations", "", "2026-04-20", {}),
+    ("warning", "stripe-test-keys", "Nunca usar las claves de Stripe de producción en staging: los cargos son reales y no se pueden anular desde la consola.", "billing;security;stripe", "billing-stripe", "2026-03-19", {}),
+    ("decision", "address-normalization", "Las direcciones se normalizan con libpostal antes de geocodificarlas; así los fallos de Nominatim bajaron a la mitad.", "geo;addresses", "geocoding", "2026-05-06", {}),
+    ("knowledge", "onboarding-checklist", "Lista para desarrolladores nuevos: acceso a GitHub, al Keycloak de staging, a Grafana y a la VPN; se le pide todo a Ana Ruiz.", "onboarding;process", "", "2026-02-23", {}),
+    ("bug", "pdf-memory-leak", "WeasyPrint no liberaba memoria al generar lotes grandes de etiquetas; el worker se reinicia cada 200 tareas (max_tasks_per_child).", "labels;pdf;performance;bug", "label-printing", "2026-05-21", {}),
+    ("pattern", "contrato-api-pruebas", "Las pruebas de contrato de la API pública se generan desde el esquema OpenAPI con schemathesis y corren en CI.", "api;test;ci", "api-versioning", "2026-04-27", {}),
+    ("knowledge", "ctt-webhook-auth", "Os webhooks dos CTT são autenticados com um token fixo no cabeçalho; é preciso rodar o token a cada seis meses.", "carriers;ctt;security;webhook", "ctt-api", "2026-06-22", {}),
+    ("decision", "sms-opt-out", "Os clientes podem cancelar as notificações por SMS respondendo PARAR; guardamos o consentimento por número de telefone.", "notifications;sms;gdpr", "sms-provider", "2026-03-26", {}),
+    ("bug", "timezone-lisbon-dst", "Na mudança para a hora de verão os eventos de Lisboa apareciam duplicados; a chave de deduplicação agora usa o instante em UTC.", "timezone;bug;events", "datetime-utc", "2026-03-30", {}),
+    ("pattern", "cache-invalidation", "Quando um envio muda de estado, a chave do Redis da página de rastreio é apagada logo, em vez de esperar que expire.", "redis;cache", "cache-redis", "2026-05-12", {}),
+    ("knowledge", "porto-warehouse", "O armazém do Porto usa leitores de código de barras Honeywell ligados por Bluetooth aos tablets.", "warehouse;hardware", "", "2026-04-16", {}),
+    ("decision", "customer-support-tool", "O apoio ao cliente usa o Zendesk; os pedidos com número de envio ficam ligados automaticamente à página de rastreio.", "support;integration", "suporte-portugal", "2026-03-08", {}),
+    ("warning", "db-replica-lag", "A réplica de leitura pode atrasar até 30 segundos nos picos; nunca ler da réplica logo depois de escrever.", "db;postgres;performance", "stack-database", "2026-05-25", {}),
+    ("knowledge", "colissimo-integration", "L'intégration de Colissimo est prévue pour le quatrième trimestre ; leur API ne renvoie les statuts qu'en XML.", "carriers;roadmap", "carrier-adapters", "2026-07-09", {}),
+    ("pattern", "api-idempotency", "Les requêtes POST de l'API publique acceptent un en-tête Idempotency-Key, conservé 24 heures.", "api", "api-errors", "2026-04-18", {}),
+    ("bug", "label-barcode-scan", "Les codes-barres des étiquettes n'étaient pas lisibles par les lecteurs des entrepôts : la résolution était de 150 dpi au lieu de 300.", "labels;bug;printer", "etiquettes-imprimantes", "2026-04-23", {}),
+    ("decision", "password-policy", "Mots de passe du personnel : 12 caractères minimum et double authentification obligatoire dans Keycloak.", "auth;security", "auth-provider", "2026-02-24", {}),
+    ("knowledge", "lyon-warehouse", "L'entrepôt de Lyon ferme à 18 h ; les enlèvements tardifs se demandent la veille au responsable, Pierre Dubois.", "warehouse;operations", "", "2026-05-04", {}),
+    ("warning", "rgpd-exports", "Les exports CSV ne doivent jamais contenir le numéro de téléphone du destinataire, même pour ACME.", "export;gdpr;security", "csv-export;gdpr-retention", "2026-04-29", {}),
+    ("pattern", "translations-review", "Chaque nouvelle chaîne traduite est relue par un locuteur natif avant la mise en production.", "i18n;process", "i18n", "2026-03-13", {}),
+    ("knowledge", "dhl-api-quota", "Die DHL-API erlaubt 250.000 Abfragen pro Tag und Konto; darüber antwortet sie mit 429.", "carriers;dhl;performance", "carrier-adapters", "2026-03-17", {}),
+    ("decision", "log-retention", "Logs werden 30 Tage in Loki aufbewahrt, Audit-Logs zwei Jahre in einem eigenen Bucket.", "logging;gdpr", "logging-format", "2026-03-28", {}),
+    ("bug", "kubernetes-oom", "Die Worker-Pods wurden wegen Speichermangel beendet (OOMKilled), als die Etiketten-Stapel größer wurden; Speicherlimit auf 1 GiB erhöht.", "k8s;bug;labels", "k8s-resources;pdf-memory-leak", "2026-05-22", {}),
+    ("pattern", "error-monitoring", "Fehler im Backend werden mit Sentry erfasst; jede Ausnahme bekommt die tenant_id und die Sendungsnummer als Kontext.", "logging;error", "observability", "2026-02-05", {}),
+    ("knowledge", "customs-documents", "Für Sendungen in die Schweiz brauchen wir Zollinhaltserklärungen (CN23); sie werden zusammen mit dem Etikett als PDF erzeugt.", "labels;customs", "label-printing", "2026-06-08", {}),
+    ("warning", "rate-limit-tenants", "Mandanten, die das API-Limit dauerhaft überschreiten, werden gedrosselt, nicht gesperrt; eine Sperre nur nach Rücksprache mit dem Vertrieb.", "api;billing", "tenant-limits", "2026-05-15", {}),
+    ("decision", "encryption-at-rest", "Alle Datenbanken und Buckets sind im Ruhezustand verschlüsselt (von Google verwaltete Schlüssel); eigene Kundenschlüssel sind nicht geplant.", "security;db", "deploy-platform", "2026-02-16", {}),
+    ("knowledge", "design-review-2026-02", "Design review (February): the tracking core is split into three stages, ingest, normalise and notify, each its own service.", "architecture;design", "carrier-adapters", "2026-02-26", {}),
+    ("knowledge", "design-review-2026-06", "Design review (June): ingest and normalise merged back into one tracking-core service; notify stays separate.", "architecture;design", "design-review-2026-02", "2026-06-18", {}),
+    ("knowledge", "security-audit-2026-03", "Security audit (March): two medium findings, missing rate limit on login and verbose error pages; both fixed.", "security;audit", "", "2026-03-27", {}),
+    ("knowledge", "security-audit-2026-07", "Security audit (July): one high finding, tenant SSO accepted unsigned SAML assertions; fixed the same week.", "security;audit", "tenant-sso", "2026-07-21", {}),
+]  # fmt: skip
+
+
 def entries() -> list[Entry]:
     out = []
     for category, key, content, tags, links, day, extra in ROWS:

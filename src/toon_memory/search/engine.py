@@ -126,8 +126,12 @@ class Engine:
         return self.recall(opts, today=today, session_files=session_files)
 
     def suggest(self, context: str, limit: int = 5, *, today: date) -> list[Entry]:
-        """Entries related to a free-text context (flat ranking over its words), best first."""
-        return self.recall(RecallOptions(query=context, limit=limit), today=today).entries
+        """Entries related to a free-text context (flat ranking over its words), best first.
+
+        A context is not a question: no temporal intent is read from it.
+        """
+        opts = RecallOptions(query=context, limit=limit, intent=False)
+        return self.recall(opts, today=today).entries
 
     def smart_recall(
         self,

@@ -18,7 +18,9 @@ rebuilds its sparse matrix on every change. So the index is ours, kept small.
 Scoring is BM25F with one length normalisation over the weighted field
 lengths: tf(t, d) = Σ_f w_f·tf_f(t, d), |d| = Σ_f w_f·|d_f|, k1 = 1.2,
 b = 0.75, idf = ln(1 + (N − df + 0.5)/(df + 0.5)). A query is a list of word
-groups (alternative stems of one word); a group scores the best of its terms.
+groups (alternative stems of one word); a group scores the best of its terms,
+each term's score times its weight in the group (1 unless given: translations
+of a word count for less than the word itself).
 """
 
 from __future__ import annotations
@@ -89,25 +91,34 @@ class BM25Index:
         self._terms[slot] = ""
         self._free.append(slot)
 
-    def score(self, groups: Sequence[Sequence[str]]) -> dict[str, float]:
+    def score(
+        self, groups: Sequence[Sequence[str]], weights: Sequence[Mapping[str, float]] = ()
+    ) -> dict[str, float]:
         """BM25F score of every document matching at least one group, by document id."""
         acc: dict[int, float] = {}
-        for part in self.score_slots(groups):
+        for part in self.score_slots(groups, weights):
             for slot, value in part.items():
                 acc[slot] = acc.get(slot, 0.0) + value
         ids = self._ids
         return {ids[slot] or "": value for slot, value in acc.items()}
 
-    def score_slots(self, groups: Sequence[Sequence[str]]) -> list[dict[int, float]]:
-        """One ``{slot: score}`` per group (slots name documents, see ``doc_id``)."""
+    def score_slots(
+        self, groups: Sequence[Sequence[str]], weights: Sequence[Mapping[str, float]] = ()
+    ) -> list[dict[int, float]]:
+        """One ``{slot: score}`` per group (slots name documents, see ``doc_id``).
+
+        ``weights[i]`` maps terms of group i to their weight (missing: 1).
+        """
         n = len(self._slot)
         if not n:
             return [{} for _ in groups]
-        common = [self._is_common(group, n) for group in groups]
+        weighting = list(weights) or [{}] * len(groups)
+        common = [self._is_common([t for t in group if t not in weight] or group, n)
+                  for group, weight in zip(groups, weighting, strict=True)]  # fmt: skip
         skip = common if not all(common) else [False] * len(groups)
         return [
-            {} if drop else self._group_scores(group, n)
-            for group, drop in zip(groups, skip, strict=True)
+            {} if drop else self._group_scores(group, n, weight)
+            for group, drop, weight in zip(groups, skip, weighting, strict=True)
         ]
 
     def _is_common(self, group: Sequence[str], n: int) -> bool:
@@ -122,7 +133,9 @@ class BM25Index:
         return self._ids[slot] or ""
 
     def doc_freq(self, term: str) -> int:
-        return len(self._plist(term, create=False))
+        """How many documents hold ``term`` (read without unpacking its postings)."""
+        plist = self._postings.get(term)
+        return len(plist) if plist is not None else self._packed.size(term)
 
     def _term_scores(self, term: str, n: int) -> dict[int, float]:
         plist = self._plist(term, create=False)
@@ -137,11 +150,18 @@ class BM25Index:
     def _avg_len(self) -> float:
         return self._total / max(len(self._slot), 1) or 1.0
 
-    def _group_scores(self, group: Sequence[str], n: int) -> dict[int, float]:
+    def _group_scores(
+        self, group: Sequence[str], n: int, weight: Mapping[str, float]
+    ) -> dict[int, float]:
         terms = list(dict.fromkeys(group))
         best = self._term_scores(terms[0], n) if terms else {}
+        if terms and terms[0] in weight:
+            factor = weight[terms[0]]
+            best = {slot: value * factor for slot, value in best.items()}
         for term in terms[1:]:
+            factor = weight.get(term, 1.0)
             for slot, value in self._term_scores(term, n).items():
+                value *= factor
                 if value > best.get(slot, 0.0):
                     best[slot] = value
         return best
@@ -210,6 +230,10 @@ class _Packed:
     @classmethod
     def empty(cls) -> _Packed:
         return cls([], array("q", [0]), array("i"), array("d"))
+
+    def size(self, term: str) -> int:
+        i = self.position.get(term)
+        return 0 if i is None else self.offsets[i + 1] - self.offsets[i]
 
     def take(self, term: str) -> dict[int, float] | None:
         i = self.position.pop(term, None)

@@ -9,6 +9,10 @@ re-checks them. Every default lives here, whoever calls the engine.
 
 Default ``hops`` when None: ``graph`` 2, otherwise 1 (only graph mode spreads).
 
+``intent`` (default on): read temporal intent from the query (``search.intent``):
+"latest"/"before" words and a named day; a day after "as of" becomes ``as_of``
+when none was given.
+
 Default ``limit`` when 0/None: ``index`` 50; ``graph`` tiny 3 / normal 6 /
 deep 12; otherwise (``flat``, search, suggest) tiny 3 / normal 10 / deep 20.
 """
@@ -67,6 +71,7 @@ class RecallOptions:
     category: str = ""
     tags: tuple[str, ...] = ()
     smart: bool = False
+    intent: bool = True
 
     def validated(self) -> RecallOptions:
         """A checked, normalised copy; raises ``InputError(field, problem)``."""

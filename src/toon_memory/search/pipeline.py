@@ -1,9 +1,13 @@
-"""One ranking pass: match, exclude, spread over the graph, fuse, adjust, order.
+"""One ranking pass: read intent, match, exclude, spread, rescale, fuse, adjust, order.
 
 Invariant: ``rank_entries`` reads the corpus and never changes it; for equal
 inputs it returns equal results. Order: pinned entries first (higher
 priority first), then by final score, ties by key then id. Only entries that
-pass ``signals.eligible`` for the options can appear.
+pass ``signals.eligible`` for the options (with the ``history`` admission the
+query's temporal intent asks for) can appear. Each query word also asks for
+its translations (``search.crosslang``); the query's temporal intent
+(``search.intent``) rescales relevance before fusion (``search.temporal``);
+bonuses then scale the fused score by how well the entry matched.
 """
 
 from __future__ import annotations
@@ -11,15 +15,17 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
-from toon_memory.search import rank, signals
+from toon_memory.search import crosslang, rank, signals
+from toon_memory.search import intent as intents
 from toon_memory.search.corpus import Corpus, entry_links
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.paths import normalise_path
 from toon_memory.search.result import Edge, Hit, RecallResult
-from toon_memory.search.tokenize import query_groups
+from toon_memory.search.temporal import apply_intent
+from toon_memory.search.tokenize import detect_language, query_groups
 from toon_memory.search.tokenize import script_family as family_of
 
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
@@ -47,22 +53,46 @@ class Context:
     query_family: str
 
 
-def allowed_test(corpus: Corpus, o: RecallOptions, today: date) -> Callable[[str], bool]:
-    """Eligibility as a fast predicate: without filters only TTL/status entries are checked."""
+def allowed_test(
+    corpus: Corpus, o: RecallOptions, today: date, history: str = ""
+) -> Callable[[str], bool]:
+    """Eligibility as a fast predicate: without filters only TTL/status entries are checked.
+
+    ``history`` (``"all"`` or an ISO day) re-admits superseded entries (``signals.eligible``).
+    """
     entries, conditional = corpus.entries, corpus.conditional
     if o.as_of or o.from_date or o.to_date or o.category or o.tags or o.path_scope:
-        return lambda node: signals.eligible(entries[node], o, today)
-    return lambda node: node not in conditional or signals.eligible(entries[node], o, today)
+        return lambda node: signals.eligible(entries[node], o, today, history)
+    return lambda node: (
+        node not in conditional or signals.eligible(entries[node], o, today, history)
+    )
+
+
+def read_intent(o: RecallOptions, today: date) -> tuple[RecallOptions, intents.Intent, str]:
+    """The query's temporal intent, the options it implies (a strict day as ``as_of`` when
+    none was given) and the ``history`` admission it needs."""
+    if not o.intent or not o.query:
+        return o, intents.NONE, ""
+    found = intents.detect(o.query, today)
+    if o.as_of and found.day:
+        found = replace(found, day="", strict=False)
+    if found.day and found.strict:
+        return replace(o, as_of=found.day), found, "all" if found.history else ""
+    return o, found, "all" if found.history else found.day
 
 
 def rank_entries(
     corpus: Corpus, o: RecallOptions, today: date, session_files: Collection[str]
 ) -> RecallResult:
     """The ranked answer for validated options ``o`` (not an ids fetch)."""
-    allowed = allowed_test(corpus, o, today)
+    o, intent, history = read_intent(o, today)
+    allowed = allowed_test(corpus, o, today, history)
     groups = query_terms(o.query)
     if groups:
-        relevance, hop, via, total = _matched(corpus, o, groups, allowed)
+        groups, weights = crosslang.expand(groups, detect_language(o.query))
+        relevance, hop, via, total = _matched(corpus, o, groups, weights, allowed)
+        if intent:
+            apply_intent(corpus, relevance, hop, via, intent, allowed)
     else:
         relevance = {n: signals.usage_score(u, today) for n, u in corpus.usage.items()}
         relevance = {n: v for n, v in relevance.items() if allowed(n)}
@@ -87,11 +117,15 @@ def rank_entries(
 
 
 def _matched(
-    corpus: Corpus, o: RecallOptions, groups: list[tuple[str, ...]], allowed: Callable[[str], bool]
+    corpus: Corpus,
+    o: RecallOptions,
+    groups: list[tuple[str, ...]],
+    weights: list[dict[str, float]],
+    allowed: Callable[[str], bool],
 ) -> tuple[dict[str, float], dict[str, int], dict[str, str], int]:
     """BM25F matches (spread over the graph in graph mode): relevance, hop, via, count."""
     index = corpus.index
-    parts = index.score_slots(groups)
+    parts = index.score_slots(groups, weights)
     total = _exclude(corpus, rank.merge(parts), o, allowed)
     relevance = {index.doc_id(s): total[s] for s in rank.top(total, POOL)}
     hop: dict[str, int] = dict.fromkeys(relevance, 0)
@@ -132,18 +166,24 @@ def _fuse(
         entries = corpus.entries
         importance = {n: signals.auto_importance(entries[n], ctx.today) for n in relevance}
         fused = rank.linear(relevance, centrality, importance, hop)
-    return {node: _adjust(corpus, node, value, ctx) for node, value in fused.items()}
+    top = max(relevance.values(), default=0.0) or 1.0
+    return {node: _adjust(corpus, node, value, ctx, relevance[node] / top)
+            for node, value in fused.items()}  # fmt: skip
 
 
-def _adjust(corpus: Corpus, node: str, value: float, ctx: Context) -> float:
+def _adjust(corpus: Corpus, node: str, value: float, ctx: Context, strength: float = 1.0) -> float:
+    """The fused score times (1 + bonuses x ``strength``), quality, session and freshness.
+
+    ``strength`` is the entry's relevance over the best one (0..1): a bonus
+    helps an entry as much as the entry matches the query.
+    """
     entry = corpus.entries[node]
-    static_bonus, quality_factor = corpus.static[node]
-    value += static_bonus
+    bonus, quality_factor = corpus.static[node]
     if ctx.query_family and corpus.family.get(node) == ctx.query_family:
-        value += signals.FAMILY_BONUS
+        bonus += signals.FAMILY_BONUS
     if ctx.opts.path_scope:
-        value += signals.context_bonus(entry, "", "", ctx.opts.path_scope)
-    value *= quality_factor
+        bonus += signals.context_bonus(entry, "", "", ctx.opts.path_scope)
+    value *= (1.0 + bonus * max(0.0, min(strength, 1.0))) * quality_factor
     if signals.in_session(entry, ctx.session_files):
         value *= signals.SESSION_FACTOR
     if ctx.opts.smart:

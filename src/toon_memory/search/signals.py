@@ -41,17 +41,19 @@ def created_day(entry: Entry) -> date | None:
     return day_of(entry.created) or day_of(entry.date)
 
 
-def eligible(entry: Entry, opts: RecallOptions, today: date) -> bool:
+def eligible(entry: Entry, opts: RecallOptions, today: date, history: str = "") -> bool:
     """May ``entry`` appear in a ranked result for these (validated) options?
 
     Excluded: expired TTL, obsolete, superseded, and (with ``as_of``) entries
     created after that date; ``as_of`` re-includes entries superseded after
-    it. Then the date range, category, tags (all of them) and path scope.
+    it. ``history`` re-includes superseded entries too: ``"all"`` of them, or
+    (an ISO day) those valid on that day. Then the date range, category, tags
+    (all of them) and path scope.
     """
     as_of = opts.as_of_date
     if is_expired(entry.ttl, as_of or today):
         return False
-    if not _status_ok(entry, as_of):
+    if not _status_ok(entry, as_of) and not (history and _was_valid(entry, history, as_of)):
         return False
     if opts.from_date or opts.to_date:
         day = entry.date[:10]
@@ -78,6 +80,17 @@ def _status_ok(entry: Entry, as_of: date | None) -> bool:
         gone = day_of(entry.superseded_on)
         return gone is not None and gone > as_of
     return False
+
+
+def _was_valid(entry: Entry, history: str, as_of: date | None) -> bool:
+    """A superseded entry valid on the ISO day ``history`` (any day for ``"all"``), and not
+    created after ``as_of``."""
+    if entry.status != "superseded":
+        return False
+    born = created_day(entry)
+    if as_of is not None and born is not None and born > as_of:
+        return False
+    return history == "all" or _status_ok(entry, date.fromisoformat(history))
 
 
 def in_scope(entry: Entry, scope: str) -> bool:

@@ -84,14 +84,21 @@ STOPWORDS: dict[str, frozenset[str]] = {
 }
 
 #: Words that shape a question rather than name its subject ("what *kind* of…",
-#: "how *often*…"); dropped from queries only, and only when other words remain.
-QUERY_FILLER: frozenset[str] = _words(
-    """
+#: "how *often*…"), per language; dropped from queries only, and only when other words
+#: remain. A query uses its own language's list and the English one (German "Art" is
+#: filler in German, English "art" is a subject).
+QUERY_FILLER: dict[str, frozenset[str]] = {
+    "en": _words(
+        """
 kind type sort many much often likely would might think thing things ever recently recent
-currently usually something anything someone way ways tipo cosa cosas alguna alguno algun
-normalmente recientemente genre chose choses art sorte welche welcher welches art
+currently usually something anything someone way ways
 """
-)
+    ),
+    "es": _words("tipo clase cosa cosas alguna alguno algun normalmente recientemente"),
+    "pt": _words("tipo coisa coisas algum alguma normalmente recentemente"),
+    "fr": _words("genre sorte type chose choses quelque normalement recemment"),
+    "de": _words("art sorte welche welcher welches normalerweise kurzlich"),
+}
 
 #: Words that say "this is language X" when seen, beyond the stopword lists.
 _MARKERS: dict[str, frozenset[str]] = {

@@ -136,6 +136,11 @@ def _stems(word: str, lang: str) -> tuple[str, ...]:
     return (first, english)
 
 
+def stems_of(word: str, lang: str) -> tuple[str, ...]:
+    """The terms one word of language ``lang`` indexes as (its stems, accent-folded)."""
+    return _stems(word.casefold(), lang)
+
+
 def _is_stop(word: str, lang: str) -> bool:
     if len(word) < 2 and not word.isdigit():
         return True
@@ -185,7 +190,9 @@ def query_groups(text: str) -> list[tuple[str, ...]]:
         for group in _word_groups(word, lang):
             if group not in seen:
                 seen.add(group)
-                (filler if fold(word) in QUERY_FILLER else out).append(group)
+                folded = fold(word)
+                is_filler = folded in QUERY_FILLER["en"] or folded in QUERY_FILLER[lang]
+                (filler if is_filler else out).append(group)
     return out or filler
 
 

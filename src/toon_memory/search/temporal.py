@@ -1,0 +1,128 @@
+"""Acting on a query's temporal intent (``search.intent``): relevance before fusion.
+
+Invariant: ``apply_intent`` only rescales or adds relevance of entries the
+``allowed`` predicate admits, reads the corpus and never changes it, and is
+deterministic (candidates are visited in sorted order). It runs before rank
+fusion, so it reorders near-equal matches and leaves a clear relevance gap in
+place:
+
+- latest: relevance x (1 + ``LATEST_WEIGHT`` * 0.5^(age / ``LATEST_HALF_LIFE_DAYS``)),
+  the age counted from the newest candidate's day (``date``, else ``created``);
+  with a named day D, from the newest candidate up to D (later ones: no boost);
+- history: a superseded version takes the relevance of its successor when
+  that is higher (it answers "what was it before"), then every superseded
+  candidate x (1 + ``HISTORY_BOOST``);
+- a named day D (not strict): a candidate created after D that replaced an
+  older version x ``LATER_VERSION_FACTOR``; its versions valid on D take its
+  relevance, as for history.
+
+Versions of an entry: the entries it links with ``supersedes:``, and the
+superseded entries under its own key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+
+from toon_memory.search.corpus import Corpus
+from toon_memory.search.decay import day_of, recency
+from toon_memory.search.intent import Intent
+from toon_memory.search.signals import created_day
+
+LATEST_WEIGHT = 0.3
+LATEST_HALF_LIFE_DAYS = 30.0
+HISTORY_BOOST = 0.2
+LATER_VERSION_FACTOR = 0.5
+PERIOD_WEIGHT = 0.25
+PERIOD_HALF_LIFE_DAYS = 7.0
+
+
+def predecessors(corpus: Corpus, node: str) -> list[str]:
+    """The older versions ``node`` replaced: ``supersedes:`` links, superseded same-key entries."""
+    found = [other for other, kind in corpus.graph.neighbours(node).items() if kind == "supersedes"]
+    entry = corpus.entries[node]
+    for other in corpus.ids_of(entry.key):
+        if other != node and corpus.entries[other].status == "superseded":
+            found.append(other)
+    return sorted(set(found))
+
+
+def apply_intent(
+    corpus: Corpus,
+    relevance: dict[str, float],
+    hop: dict[str, int],
+    via: dict[str, str],
+    intent: Intent,
+    allowed: Callable[[str], bool],
+) -> None:
+    """Rescale ``relevance`` (and pull older versions in, noting ``hop``/``via``) in place."""
+    if intent.latest:
+        _prefer_newest(corpus, relevance, date.fromisoformat(intent.day) if intent.day else None)
+    if intent.since and PERIOD_WEIGHT > 0:
+        _prefer_period(corpus, relevance, intent)
+    if intent.history:
+        _pull_versions(corpus, relevance, hop, via, sorted(relevance), allowed)
+        for node in relevance:
+            if corpus.entries[node].status == "superseded":
+                relevance[node] *= 1.0 + HISTORY_BOOST
+    elif intent.day:
+        day = date.fromisoformat(intent.day)
+        later = [n for n in sorted(relevance) if _born_after(corpus, n, day)
+                 and predecessors(corpus, n)]  # fmt: skip
+        _pull_versions(corpus, relevance, hop, via, later, allowed)
+        for node in later:
+            relevance[node] *= LATER_VERSION_FACTOR
+
+
+def _prefer_period(corpus: Corpus, relevance: dict[str, float], intent: Intent) -> None:
+    """Entries dated in the named period weigh more, and a little more the nearer they are."""
+    first, last = date.fromisoformat(intent.since), date.fromisoformat(intent.day)
+    for node in relevance:
+        day = _day(corpus, node)
+        if day is None:
+            continue
+        gap = (first - day).days if day < first else (day - last).days if day > last else 0
+        relevance[node] *= 1.0 + PERIOD_WEIGHT * 0.5 ** (gap / PERIOD_HALF_LIFE_DAYS)
+
+
+def _day(corpus: Corpus, node: str) -> date | None:
+    entry = corpus.entries[node]
+    return day_of(entry.date) or created_day(entry)
+
+
+def _born_after(corpus: Corpus, node: str, day: date) -> bool:
+    born = created_day(corpus.entries[node])
+    return born is not None and born > day
+
+
+def _prefer_newest(corpus: Corpus, relevance: dict[str, float], until: date | None) -> None:
+    """Newer candidates weigh more; with a named day, the newest up to it (later: no boost)."""
+    days = {node: _day(corpus, node) for node in relevance}
+    if until is not None:
+        days = {node: day if day is not None and day <= until else None
+                for node, day in days.items()}  # fmt: skip
+    known = [d for d in days.values() if d is not None]
+    if not known:
+        return
+    newest = max(known)
+    for node, day in days.items():
+        relevance[node] *= 1.0 + LATEST_WEIGHT * recency(day, newest, LATEST_HALF_LIFE_DAYS)
+
+
+def _pull_versions(
+    corpus: Corpus,
+    relevance: dict[str, float],
+    hop: dict[str, int],
+    via: dict[str, str],
+    sources: list[str],
+    allowed: Callable[[str], bool],
+) -> None:
+    """Each allowed older version of a source takes the source's relevance when higher."""
+    base = {node: relevance[node] for node in sources}
+    for node in sources:
+        for older in predecessors(corpus, node):
+            if base[node] > relevance.get(older, 0.0) and allowed(older):
+                if older not in relevance:
+                    hop[older], via[older] = 1, node
+                relevance[older] = base[node]
