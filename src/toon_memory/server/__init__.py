@@ -52,9 +52,10 @@ def serve_stdio(project: str | Path | None = None) -> None:
 def serve_http(project: str | Path | None, host: str, port: int) -> None:
     """Serve MCP over Streamable HTTP at ``http://host:port/mcp`` (token required).
 
-    uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal
-    to the handler it found: ours turns it into ``KeyboardInterrupt`` so
-    ``run`` reaches its ``finally`` (``close``) and exits 0.
+    uvicorn shuts down on SIGINT/SIGTERM (cancelling requests still running
+    after ``app.STOP_WAIT``), then re-raises the signal to the handler it
+    found: ours turns it into ``KeyboardInterrupt`` so ``run`` goes on to
+    ``stop`` (close the memory, exit 0).
     """
     from toon_memory.server.http import run
 
