@@ -12,6 +12,7 @@ host, and the server refuses to start on any other host without one.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import os
 import secrets
@@ -161,8 +162,6 @@ def run(project: str | Path | None, host: str, port: int) -> NoReturn:
         lifespan="on",
         timeout_graceful_shutdown=math.ceil(STOP_WAIT),
     )
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         anyio.run(uvicorn.Server(config).serve)
-    except KeyboardInterrupt:
-        pass
     server.stop(wait=STOP_WAIT / 4)  # uvicorn already gave running calls STOP_WAIT

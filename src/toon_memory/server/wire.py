@@ -9,14 +9,17 @@ than ``MAX_DEPTH`` and every integer too long to convert is replaced by
 null; for a ``tools/call`` the refused arguments are also listed under
 ``params._meta[INVALID]`` (argument name -> problem), so the tool answers
 with an error naming them instead of the request going unanswered.
+``repair`` never raises.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any
 
+log = logging.getLogger("toon_memory.server")
 #: ``params._meta`` key listing the arguments refused on the wire (name -> problem).
 INVALID = "toon-memory/invalid"
 #: Deepest nesting kept in a repaired message (the SDK's parser stops near 200).
@@ -24,7 +27,7 @@ MAX_DEPTH = 64
 #: Longest integer literal kept (Python refuses to convert more than 4300 digits).
 MAX_DIGITS = 4000
 
-UNICODE = "invalid Unicode (a lone surrogate)"
+UNICODE = "invalid Unicode (a lone surrogate, or bytes that are not UTF-8)"
 TOO_DEEP = f"nested too deep (more than {MAX_DEPTH} levels)"
 TOO_LONG = f"a number longer than {MAX_DIGITS} digits"
 
@@ -54,7 +57,18 @@ def suspicious(text: str) -> bool:
 
 
 def repair(text: str) -> str | None:
-    """The message made parseable and answerable, or None (fine as it is, or not JSON)."""
+    """The message made parseable and answerable, or None (fine as it is, or not JSON).
+
+    Never raises: a failure here would cost the whole connection, not one message.
+    """
+    try:
+        return _repair(text)
+    except Exception:  # pragma: no cover - a bug; the message goes on as it came
+        log.exception("message left unrepaired")
+        return None
+
+
+def _repair(text: str) -> str | None:
     if not suspicious(text) or _parses(text):
         return None
     message = _loads(_cut_deep(text))
@@ -73,7 +87,7 @@ def _parses(text: str) -> bool:
 
     try:
         pydantic_core.from_json(text)
-    except ValueError:
+    except (ValueError, TypeError):  # TypeError: text holding lone surrogates
         return False
     return True
 
