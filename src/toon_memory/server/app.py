@@ -59,7 +59,7 @@ log = logging.getLogger("toon_memory.server")
 #: Seconds a stop (SIGTERM, end of stdin) waits for a running call before leaving it.
 STOP_WAIT = 1.0
 #: Longest tool error text.
-MAX_ERROR = 1000
+MAX_ERROR = 500
 
 INSTRUCTIONS = (
     "Persistent project memory. Start a task with memory_smart_recall; save decisions, "

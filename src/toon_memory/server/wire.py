@@ -31,10 +31,11 @@ UNICODE = "invalid Unicode (a lone surrogate, or bytes that are not UTF-8)"
 TOO_DEEP = f"nested too deep (more than {MAX_DEPTH} levels)"
 TOO_LONG = f"a number longer than {MAX_DIGITS} digits"
 
-_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_LONG_NUMBER = re.compile(r"(?<![0-9])[0-9]{%d}" % (MAX_DIGITS + 1))  # noqa: UP031
-_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+# Patterns, compiled on first use (``re`` caches them): nothing is compiled at start-up.
+_ESCAPED_SURROGATE = r"\\u[dD][89a-fA-F]"
+_SURROGATE = "[\ud800-\udfff]"
+_LONG_NUMBER = r"(?<![0-9])[0-9]{%d}" % (MAX_DIGITS + 1)  # noqa: UP031
+_TOKENS = r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]'
 #: Stands in for a cut-off value in the text; read back as ``_Cut``.
 _CUT_LITERAL = "-0.0e-7346"
 
@@ -48,12 +49,13 @@ class _Cut:
 
 def suspicious(text: str) -> bool:
     """Whether ``text`` may hold what the SDK's parser refuses (cheap, no parsing)."""
-    return bool(
-        _ESCAPED_SURROGATE.search(text)
-        or _SURROGATE.search(text)
-        or text.count("[") + text.count("{") > MAX_DEPTH
-        or _LONG_NUMBER.search(text)
-    )
+    if "\\u" in text and re.search(_ESCAPED_SURROGATE, text):
+        return True
+    if not text.isascii() and re.search(_SURROGATE, text):
+        return True
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        return True
+    return len(text) > MAX_DIGITS and re.search(_LONG_NUMBER, text) is not None
 
 
 def repair(text: str) -> str | None:
@@ -98,7 +100,7 @@ def _cut_deep(text: str) -> str:
         return text
     out: list[str] = []
     depth, kept_to, cut_at = 0, 0, -1
-    for token in _TOKENS.finditer(text):
+    for token in re.finditer(_TOKENS, text):
         mark = token.group()[0]
         if mark in "[{":
             depth += 1
@@ -134,16 +136,16 @@ def _clean(value: Any, path: tuple[Any, ...], problems: dict[tuple[Any, ...], st
         problems.setdefault(path, value.problem)
         return None
     if isinstance(value, str):
-        if _SURROGATE.search(value):
+        if not value.isascii() and re.search(_SURROGATE, value):
             problems.setdefault(path, UNICODE)
-            return _SURROGATE.sub("\ufffd", value)
+            return re.sub(_SURROGATE, "\ufffd", value)
         return value
     if isinstance(value, list):
         return [_clean(item, (*path, index), problems) for index, item in enumerate(value)]
     if isinstance(value, dict):
         out: dict[str, Any] = {}
         for key, item in value.items():
-            name = _SURROGATE.sub("\ufffd", key)
+            name = re.sub(_SURROGATE, "\ufffd", key)
             if name != key:
                 problems.setdefault((*path, name), UNICODE)
             out[name] = _clean(item, (*path, name), problems)
