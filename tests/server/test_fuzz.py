@@ -65,7 +65,17 @@ def _containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     return st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
 
 
-NESTED = st.recursive(SCALARS, _containers, max_leaves=10)
+def _nested_lists(levels: int) -> Any:
+    value: Any = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+# Up to 150 levels: the in-process client cannot serialize more (stdio goes deeper: DEPTHS).
+NESTED = st.recursive(SCALARS, _containers, max_leaves=10) | st.integers(60, 150).map(
+    _nested_lists
+)
 NAMES = st.text(max_size=10) | WITH_SURROGATE
 
 

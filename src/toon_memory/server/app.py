@@ -145,6 +145,7 @@ class ToonMemoryServer(MCPServer[Any]):
         self._session: ServerSession | None = None
         self._client_name = ""
         self._register_views()
+        self._requests = 0  # requests being handled (any method)
         self.middleware.append(self._client_name_of)
 
     # -- the memory ------------------------------------------------------------------
@@ -224,13 +225,25 @@ class ToonMemoryServer(MCPServer[Any]):
     async def _client_name_of(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
-        """Middleware: note the MCP client's name (the session's agent) once it is known."""
+        """Middleware: note the MCP client's name (the session's agent) once it is known;
+        count the requests being handled (``drain``)."""
         if not self._client_name:
             info = getattr(getattr(ctx.session, "client_params", None), "client_info", None)
             self._client_name = str(getattr(info, "name", "") or "")
             if self._session is not None:
                 self._session.client = self._client_name
-        return await call_next(ctx)
+        self._requests += 1
+        try:
+            return await call_next(ctx)
+        finally:
+            self._requests -= 1
+
+    async def drain(self, wait: float = STOP_WAIT) -> None:
+        """Wait until no request is being handled, at most ``wait`` seconds."""
+        with anyio.move_on_after(wait):
+            await anyio.sleep(0.01)  # let a request read just before this start
+            while self._requests:
+                await anyio.sleep(0.01)
 
     def stop_now(self, *_: Any) -> NoReturn:
         """Signal handler: ``stop`` (compact unless a call runs past ``STOP_WAIT``), exit 0.
@@ -240,12 +253,12 @@ class ToonMemoryServer(MCPServer[Any]):
         self.stop()
 
     async def run_stdio_async(self) -> None:
-        """Serve over stdio until stdin ends, then give running calls ``STOP_WAIT`` s to answer."""
+        """Serve over stdio until stdin ends; running calls get ``STOP_WAIT`` s to answer."""
         from mcp.server.stdio import stdio_server
 
         from toon_memory.server.lines import StdinLines
 
-        lines = StdinLines()
+        lines = StdinLines(before_end=self.drain)
         lowlevel = self._lowlevel_server
         try:
             async with anyio.create_task_group() as group:

@@ -5,9 +5,11 @@ fd 0 and fd 0 itself points at the null device, so no child process (git, an
 LLM CLI) can read the client's messages; ``release`` puts fd 0 back. Every
 line reaches the SDK as text it parses whenever the line is JSON at all
 (``wire.repair``; bytes that are not UTF-8 become lone surrogates first, so
-they are refused as invalid Unicode too). End of input sets ``ended``. The
-blocking read and the repair run in a worker thread that is abandoned, never
-waited for, when the server stops. No ``mcp`` import.
+they are refused as invalid Unicode too). At end of input, ``before_end``
+is awaited first (the server lets running calls finish and answer, within
+a bound), then ``ended`` is set and iteration stops. The blocking read and
+the repair run in a worker thread that is abandoned, never waited for, when
+the server stops. No ``mcp`` import.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from collections.abc import Awaitable, Callable
 from typing import BinaryIO
 
 import anyio
@@ -41,8 +44,9 @@ def _read_line(stream: BinaryIO) -> str | None:
 class StdinLines:
     """Async iterator over the protocol lines of stdin (see the module invariant)."""
 
-    def __init__(self) -> None:
+    def __init__(self, before_end: Callable[[], Awaitable[None]] | None = None) -> None:
         self.ended = anyio.Event()
+        self._before_end = before_end
         self._private: int | None = None
         self._stream: BinaryIO = sys.stdin.buffer
         self._claim()
@@ -79,6 +83,8 @@ class StdinLines:
     async def __anext__(self) -> str:
         line = await anyio.to_thread.run_sync(_read_line, self._stream, abandon_on_cancel=True)
         if line is None:
+            if self._before_end is not None:
+                await self._before_end()
             self.ended.set()
             raise StopAsyncIteration
         return line
