@@ -9,20 +9,14 @@ ping afterwards and no memory file changed.
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.server.helpers import SERVER_CMD, make_project, server_env, snapshot
+from tests.server.helpers import make_project, snapshot
+from tests.server.rawhttp import HttpServer, HttpSession
 from tests.server.rawstdio import RawServer
-from tests.server.test_stop import HttpSession
 
 from toon_memory import Memory
 
@@ -95,46 +89,13 @@ def test_stdio_other_requests_are_answered_too(stdio: tuple[RawServer, Path]) ->
     server.ping()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpSession, Path]]:
     project, home = make_project(tmp_path_factory.mktemp("answers-http"))
     Memory(project).remember("bug", "pool-leak", "The worker pool leaks connections")
-    port, token = _free_port(), "answers-token-0123456789"
-    env = {**os.environ, **server_env(project, home), "TOON_MEMORY_TOKEN": token}
-    cmd = [*SERVER_CMD, "--http", "--host", "127.0.0.1", "--port", str(port)]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(400):  # bounded: 20 s
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield HttpSession(port, token), project
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-
-
-def _sse_json(text: str) -> dict[str, Any]:
-    """The JSON-RPC message of a response body (an SSE ``data:`` line, or plain JSON)."""
-    for line in text.splitlines():
-        if line.startswith("data:"):
-            found: dict[str, Any] = json.loads(line[5:])
-            return found
-    found = json.loads(text)
-    return found
+    with HttpServer(project, home) as server:
+        yield server.session(), project
+        assert server.terminate(20) == 0
 
 
 @pytest.mark.parametrize(("name", "arguments", "field", "words"), CASES, ids=IDS)
@@ -143,6 +104,6 @@ def test_http_gives_the_same_answers(
 ) -> None:
     session, project = http
     before = snapshot(project)
-    _check_tool_error(_sse_json(session.post(_call(7, name, arguments))), field, words)
-    assert _sse_json(session.post({"jsonrpc": "2.0", "id": 8, "method": "ping"}))["result"] == {}
+    _check_tool_error(session.message(_call(7, name, arguments)), field, words)
+    assert session.message({"jsonrpc": "2.0", "id": 8, "method": "ping"})["result"] == {}
     assert snapshot(project) == before

@@ -8,20 +8,17 @@ fake behind, and every write acknowledged before it must be readable after.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
-import socket
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx2
 import pytest
 from tests.curation.curating_helpers import fake_llm, path_without_llms, sleeper
-from tests.server.helpers import SERVER_CMD, make_project, server_env
+from tests.server.helpers import make_project
+from tests.server.rawhttp import HttpServer
 from tests.server.rawstdio import RawServer
 
 from toon_memory import Memory
@@ -65,8 +62,7 @@ def slow(tmp_path: Path) -> Iterator[tuple[Path, Path, dict[str, str], Path]]:
 
 def _start_long_call(server: RawServer, pid_file: Path) -> None:
     """Acknowledge one write, then start compress: it runs until the fake claude is killed."""
-    saved = server.tool("memory_remember", {"category": "bug", "key": "pool-leak",
-                                            "content": "The worker pool leaks connections"})  # fmt: skip
+    saved = server.tool("memory_remember", REMEMBER)
     assert not saved["result"]["isError"]
     server.send({"jsonrpc": "2.0", "id": "long", "method": "tools/call",
                  "params": {"name": "memory_compress", "arguments": {"key": "pool-leak"}}})  # fmt: skip
@@ -104,77 +100,23 @@ def test_a_stop_mid_call_exits_without_waiting_for_it(
     _after_stop(project, pid_file)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def test_http_sigterm_mid_call(slow: tuple[Path, Path, dict[str, str], Path]) -> None:
     project, home, env, pid_file = slow
-    port, token = _free_port(), "stop-token-0123456789"
-    full = {**os.environ, **server_env(project, home), **env, "TOON_MEMORY_TOKEN": token}
-    cmd = [*SERVER_CMD, "--http", "--host", "127.0.0.1", "--port", str(port)]
-    proc = subprocess.Popen(cmd, env=full, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        _wait_for(lambda: _listening(port), "the server listens")
-        session = HttpSession(port, token)
-        saved = session.post(_tool_call(1, "memory_remember", REMEMBER))
-        assert '"isError":false' in saved
+    with HttpServer(project, home, env) as server:
+        session = server.session()
+        saved = session.message(_tool_call(1, "memory_remember", REMEMBER))
+        assert saved["result"]["isError"] is False
         long = _tool_call(2, "memory_compress", {"key": "pool-leak"})
         threading.Thread(target=session.post_quietly, args=(long,), daemon=True).start()
         _wait_for(pid_file.exists, "the fake claude started")
-        assert '"result":{}' in session.post({"jsonrpc": "2.0", "id": 3, "method": "ping"})
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=EXIT_WAIT) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        assert session.message({"jsonrpc": "2.0", "id": 3, "method": "ping"})["result"] == {}
+        assert server.terminate(EXIT_WAIT) == 0
     _after_stop(project, pid_file)
 
 
 REMEMBER = {"category": "bug", "key": "pool-leak", "content": "The worker pool leaks connections"}
 
 
-class HttpSession:
-    """An initialized MCP session over Streamable HTTP, spoken to as raw JSON-RPC."""
-
-    def __init__(self, port: int, token: str) -> None:
-        self.url = f"http://127.0.0.1:{port}/mcp"
-        self.headers = {"Accept": "application/json, text/event-stream",
-                        "Content-Type": "application/json", "Authorization": f"Bearer {token}"}  # fmt: skip
-        with httpx2.Client(timeout=EXIT_WAIT) as client:
-            init = client.post(self.url, headers=self.headers, json=INIT_HTTP)
-            self.headers["mcp-session-id"] = init.headers["mcp-session-id"]
-        self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-    def post(self, body: dict[str, object] | bytes) -> str:
-        """The response text (an SSE event or JSON) to one message."""
-        with httpx2.Client(timeout=EXIT_WAIT) as client:
-            if isinstance(body, bytes):
-                return client.post(self.url, headers=self.headers, content=body).text
-            return client.post(self.url, headers=self.headers, json=body).text
-
-    def post_quietly(self, body: dict[str, object]) -> None:
-        """The long call: its connection is cut by the stop, which is all this test expects."""
-        with contextlib.suppress(httpx2.HTTPError):
-            self.post(body)
-
-
-INIT_HTTP = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-             "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                        "clientInfo": {"name": "raw", "version": "0"}}}  # fmt: skip
-
-
 def _tool_call(id_: int, name: str, arguments: dict[str, object]) -> dict[str, object]:
     return {"jsonrpc": "2.0", "id": id_, "method": "tools/call",
             "params": {"name": name, "arguments": arguments}}  # fmt: skip
-
-
-def _listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-    except OSError:
-        return False
-    return True

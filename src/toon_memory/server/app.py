@@ -146,7 +146,7 @@ class ToonMemoryServer(MCPServer[Any]):
         self._client_name = ""
         self._register_views()
         self._requests = 0  # requests being handled (any method)
-        self.middleware.append(self._client_name_of)
+        self.middleware.append(self._each_request)
 
     # -- the memory ------------------------------------------------------------------
     def memory(self) -> Memory:
@@ -222,7 +222,7 @@ class ToonMemoryServer(MCPServer[Any]):
             self._session = ServerSession(client=self._client_name)
         return self._session
 
-    async def _client_name_of(
+    async def _each_request(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
         """Middleware: note the MCP client's name (the session's agent) once it is known;
