@@ -59,3 +59,50 @@ def test_required() -> None:
     with pytest.raises(InputError) as caught:
         normalise(BY_NAME["memory_remember"], {"category": "bug", "key": "k"})
     assert caught.value.field == "content"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field", "words"),
+    [
+        ({"query": "a\ud800b"}, "query", "invalid Unicode (a lone surrogate at character 2)"),
+        ({"ids": ["ok", "\udfff"]}, "ids", "invalid Unicode"),
+        ({"limit": "\u00b2"}, "limit", "whole number"),  # isdigit() but not int()
+        ({"limit": "9" * 5000}, "limit", "whole number; got '9999"),
+        ({"limit": float("inf")}, "limit", "whole number"),
+        ({"query": float("nan")}, "query", "finite number"),
+        ({"query": 10**5000}, "query", "very large number"),
+        ({"query": [[["deep"]]]}, "query", "got a list"),
+        ({"query": {"a": 1}}, "query", "got an object"),
+    ],
+)
+def test_odd_values_are_named_errors(arguments: dict[str, object], field: str, words: str) -> None:
+    with pytest.raises(InputError) as caught:
+        normalise(RECALL, arguments)
+    assert caught.value.field == field
+    assert words in caught.value.problem
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), "-Infinity", "nan", 10**400])
+def test_numbers_must_be_finite(value: object) -> None:
+    with pytest.raises(InputError) as caught:
+        normalise(BY_NAME["memory_remember"], {"category": "bug", "key": "k", "content": "c",
+                                               "confidence": value})  # fmt: skip
+    assert caught.value.field == "confidence" and "finite number" in caught.value.problem
+
+
+@pytest.mark.parametrize(
+    "arguments", [{"mode": "x" * 1_000_000}, {"limit": "\ud800" + "x" * 999_999}]
+)
+def test_an_error_quotes_a_bad_value_briefly_and_encodably(arguments: dict[str, str]) -> None:
+    with pytest.raises(InputError) as caught:
+        normalise(RECALL, arguments)
+    problem = caught.value.problem
+    assert len(problem) < 200 and "(+999960 more characters)" in problem
+    problem.encode("utf-8")  # a lone surrogate is shown escaped
+
+
+def test_an_unknown_name_is_shown_safely() -> None:
+    with pytest.raises(InputError) as caught:
+        normalise(RECALL, {"q\ud800" + "y" * 500: 1})
+    assert len(caught.value.field) < 50
+    caught.value.field.encode("utf-8")

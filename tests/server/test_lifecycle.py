@@ -99,3 +99,17 @@ def test_no_work_before_the_first_call(tmp_path: Path) -> None:
             proc.kill()
             proc.wait()
     assert proc.returncode == 0 and not folder.exists()
+
+
+def test_a_call_piped_in_before_stdin_closes_is_answered_and_kept(tmp_path: Path) -> None:
+    """``printf '<handshake>\\n<call>\\n' | toon-memory mcp``: the call runs, answers, persists."""
+    project, home = make_project(tmp_path)
+    env = {**os.environ, **server_env(project, home)}
+    piped = "".join(json.dumps(message) + "\n" for message in MESSAGES)
+    done = subprocess.run(SERVER_CMD, env=env, input=piped, capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0
+    replies = {reply["id"]: reply for reply in map(json.loads, done.stdout.splitlines())}
+    assert not replies[2]["result"]["isError"]
+    data = project / ".toon-memory" / "memory" / "data.toon"
+    assert "pool-leak" in data.read_text(encoding="utf-8")

@@ -3,17 +3,22 @@
 Invariant: importing this package imports neither ``mcp`` nor the memory;
 ``serve_stdio``/``serve_http`` import them when called. Whatever way the
 server stops (stdin closed, client gone, SIGTERM/SIGHUP, Ctrl-C), the memory
-is closed (compacted) before the process exits, and stdout carries nothing but
-protocol.
+is closed (compacted) before the process exits, unless a call is still
+running past a short grace period: then the process exits without waiting
+for it (the journal keeps every acknowledged write). stdout carries nothing
+but protocol.
 
 Layout: ``specs`` (published tool surface, pure data), ``args`` (argument
 checking), ``handlers`` (one per tool), ``views`` (resources and prompt
 text), ``app`` (the ``MCPServer``; the only ``mcp`` importer with
-``http``), ``http`` (bearer token and Origin guard, uvicorn).
+``http``), ``http`` (bearer token and Origin guard, uvicorn), ``wire``
+(repairing messages the SDK's parser would drop), ``lines`` (stdin),
+``shutdown`` (child processes on a forced stop).
 """
 
 from __future__ import annotations
 
+import logging
 import signal
 from pathlib import Path
 from typing import Any
@@ -38,16 +43,19 @@ def serve_stdio(project: str | Path | None = None) -> None:
     _on_signals(server.stop_now)
     try:
         anyio.run(server.run_stdio_async)
-    finally:
-        server.close()
+    except Exception:
+        logging.getLogger("toon_memory.server").exception("the server failed")
+        server.stop(code=1)
+    server.stop()  # exits the process: no thread left behind can hold it
 
 
 def serve_http(project: str | Path | None, host: str, port: int) -> None:
     """Serve MCP over Streamable HTTP at ``http://host:port/mcp`` (token required).
 
-    uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal
-    to the handler it found: ours turns it into ``KeyboardInterrupt`` so
-    ``run`` reaches its ``finally`` (``close``) and exits 0.
+    uvicorn shuts down on SIGINT/SIGTERM (cancelling requests still running
+    after ``app.STOP_WAIT``), then re-raises the signal to the handler it
+    found: ours turns it into ``KeyboardInterrupt`` so ``run`` goes on to
+    ``stop`` (close the memory, exit 0).
     """
     from toon_memory.server.http import run
 

@@ -2,26 +2,32 @@
 
 Invariant: every HTTP request passes the guard first: a foreign ``Origin``
 gets 403, a missing or wrong ``Authorization: Bearer`` token gets 401, and
-only then does the request reach MCP. A token is always required: taken
+only then does the request reach MCP, its body (up to ``MAX_BODY``)
+repaired by ``wire.repair`` first, so a message the SDK's parser would
+refuse (lone surrogates, nesting past its limit) gets the same answer as
+over stdio: a tool error naming the argument. A token is always required: taken
 from ``TOON_MEMORY_TOKEN``, generated (and printed to stderr) on a loopback
 host, and the server refuses to start on any other host without one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import os
 import secrets
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 from toon_memory.errors import InputError
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 Scope = dict[str, Any]
+#: Largest body the guard reads to repair (the SDK refuses larger ones itself).
+MAX_BODY = 4 * 1024 * 1024
 
 
 def resolve_token(host: str) -> tuple[str, bool]:
@@ -69,7 +75,48 @@ class Guard:
                 [(b"www-authenticate", b'Bearer realm="toon-memory"')],
             )
             return
+        if scope.get("method") == "POST":
+            scope, receive = await _repaired(scope, receive)
         await self.app(scope, receive, send)
+
+
+def repair_body(body: bytes) -> bytes | None:
+    """``body`` as ``wire.repair`` makes it answerable, or None when it needs nothing."""
+    from toon_memory.server.wire import repair
+
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        text = body.decode("utf-8", "surrogateescape")
+    fixed = repair(text)
+    return None if fixed is None else fixed.encode("utf-8")
+
+
+async def _repaired(scope: Scope, receive: Any) -> tuple[Scope, Any]:
+    """(scope, receive) replaying the request body, repaired when it needs it."""
+    import anyio.to_thread
+
+    messages: list[dict[str, Any]] = []
+    size, more = 0, True
+    while more and size <= MAX_BODY:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        size += len(message.get("body", b""))
+        more = bool(message.get("more_body", False))
+    if not more and messages and messages[-1]["type"] == "http.request":
+        body = b"".join(m.get("body", b"") for m in messages)
+        fixed = await anyio.to_thread.run_sync(repair_body, body)
+        if fixed is not None:
+            messages = [{"type": "http.request", "body": fixed, "more_body": False}]
+            headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-length"]
+            scope = {**scope, "headers": [*headers, (b"content-length", b"%d" % len(fixed))]}
+
+    async def replay() -> Any:
+        return messages.pop(0) if messages else await receive()
+
+    return scope, replay
 
 
 async def _reply(
@@ -85,12 +132,14 @@ async def _reply(
     await send({"type": "http.response.body", "body": body})
 
 
-def run(project: str | Path | None, host: str, port: int) -> None:
-    """Serve until interrupted; the memory is closed on the way out."""
+def run(project: str | Path | None, host: str, port: int) -> NoReturn:
+    """Serve until interrupted; then ``ToonMemoryServer.stop`` (closes the memory, exits)."""
+    import math
+
     import anyio
     import uvicorn
 
-    from toon_memory.server.app import ToonMemoryServer
+    from toon_memory.server.app import STOP_WAIT, ToonMemoryServer
 
     token, generated = resolve_token(host)
     server = ToonMemoryServer(project)
@@ -111,10 +160,8 @@ def run(project: str | Path | None, host: str, port: int) -> None:
         access_log=False,
         log_level="warning",
         lifespan="on",
+        timeout_graceful_shutdown=math.ceil(STOP_WAIT),
     )
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         anyio.run(uvicorn.Server(config).serve)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.close()
+    server.stop(wait=STOP_WAIT / 4)  # uvicorn already gave running calls STOP_WAIT
