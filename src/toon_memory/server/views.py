@@ -50,7 +50,7 @@ def primer_text(memory: Memory) -> str:
 
 def prompt_text(memory: Memory, intent: str = "") -> str:
     """The ``summarize_project_context`` prompt: instructions, the primer, entries for an intent."""
-    focus = intent.strip()
+    focus = " ".join(intent.split())[:500]  # a prompt argument, not a query of unbounded size
     ask = (
         "Summarize this project's context from its toon-memory below: goals, key decisions, "
         "patterns to follow, warnings, open bugs. Be concise."
