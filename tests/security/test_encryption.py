@@ -237,3 +237,45 @@ def test_errors_are_toon_memory_errors(project: Path, monkeypatch: pytest.Monkey
     with pytest.raises(ToonMemoryError):
         Memory(project).entries()
     assert Memory(project).security.encrypted()
+
+
+def test_the_merge_driver_merges_sealed_versions_and_seals_the_result(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toon_memory.sharing import merge_files
+    from toon_memory.store.documents import read_document, write_document
+
+    memory = Memory(project)
+    memory.remember("knowledge", "base", f"{WORD} in the common ancestor")
+    memory.security.encrypt()
+    data = memory.paths.data
+    base, ours, theirs = tmp_path / "base", tmp_path / "ours", tmp_path / "theirs"
+    base.write_bytes(data.read_bytes())
+    Memory(project).remember("decision", "mine", "added on my branch")
+    Memory(project).compact()
+    ours.write_bytes(data.read_bytes())
+    other = tmp_path / "other"
+    (other / ".git").mkdir(parents=True)
+    Memory(other).remember("warning", "theirs", "added on their branch")
+    theirs.write_bytes(base.read_bytes())
+    monkeypatch.chdir(project)  # git runs the driver at the top of the work tree
+    write_document(theirs, read_document(base).entries + Memory(other).entries(), [])
+    assert crypto.is_sealed(theirs.read_bytes())
+    merged = merge_files(base, ours, theirs)
+    assert merged.active == 3
+    assert crypto.is_sealed(ours.read_bytes()) and WORD.encode() not in ours.read_bytes()
+    assert {e.key for e in read_document(ours).entries} == {"base", "mine", "theirs"}
+    monkeypatch.delenv("TOON_MEMORY_KEY")
+    before = ours.read_bytes()
+    with pytest.raises(EncryptionError, match="TOON_MEMORY_KEY"):
+        merge_files(base, ours, theirs)
+    assert ours.read_bytes() == before
+
+
+def test_refuse_if_encrypted_guards_exports_that_leave_in_clear(project: Path) -> None:
+    memory = Memory(project)
+    memory.remember("knowledge", "k", "a fact")
+    memory.security.refuse_if_encrypted("a Gist export")  # plain: nothing to refuse
+    memory.security.encrypt()
+    with pytest.raises(EncryptionError, match="a Gist export would put"):
+        Memory(project).security.refuse_if_encrypted("a Gist export")

@@ -73,11 +73,14 @@ def open_sealed(key: Key, data: bytes, purpose: str, where: str) -> bytes:
     """The plaintext of a ``seal`` result; ``EncryptionError`` naming ``where`` if it fails."""
     from cryptography.exceptions import InvalidTag
 
-    body = data[len(MAGIC) :]
-    if not data.startswith(MAGIC) or len(body) < NONCE_BYTES + 16:
+    view = memoryview(data)[len(MAGIC) :]  # no copy of a large cache
+    if not data.startswith(MAGIC) or len(view) < NONCE_BYTES + 16:
         raise EncryptionError(f"{where}: not an encrypted toon-memory file (truncated?)")
     try:
-        return bytes(key._aead().decrypt(body[:NONCE_BYTES], body[NONCE_BYTES:], purpose.encode()))
+        opened: bytes = key._aead().decrypt(
+            bytes(view[:NONCE_BYTES]), view[NONCE_BYTES:], purpose.encode()
+        )
+        return opened
     except InvalidTag:
         raise EncryptionError(
             f"{where}: fails authentication: it was changed, or TOON_MEMORY_KEY is not the "

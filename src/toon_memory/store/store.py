@@ -51,7 +51,7 @@ MIN_JOURNAL_BYTES = 256 * 1024
 CACHE_REFRESH_BYTES = 64 * 1024
 GITIGNORE = (
     ".lock\njournal.jsonl\naccess.log\n*.tmp\nsessions/\ncaptured.jsonl\ncaptured.1.jsonl\n"
-    "captured.jsonl.lock\nbackups/\nwatch.log\njournal.broken-*\n"
+    "captured.jsonl.lock\nbackups/\nwatch.log\njournal.broken-*\nsecrets.toon\n"
 )
 BROKEN_JOURNAL = "journal.broken-"
 
