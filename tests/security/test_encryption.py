@@ -279,3 +279,20 @@ def test_refuse_if_encrypted_guards_exports_that_leave_in_clear(project: Path) -
     memory.security.encrypt()
     with pytest.raises(EncryptionError, match="a Gist export would put"):
         Memory(project).security.refuse_if_encrypted("a Gist export")
+
+
+def test_a_torn_sealed_journal_line_is_set_aside_not_fatal(project: Path) -> None:
+    memory = _journal_memory(project)
+    memory.security.encrypt()
+    Memory(project).remember("knowledge", "before", "written before the tear")
+    journal = memory.paths.journal
+    whole = journal.read_bytes()
+    journal.write_bytes(
+        whole + whole[: len(whole) // 2].rstrip(b"\n") + b"\n"
+    )  # torn, then a newline
+    writer = Memory(project)
+    writer.remember("knowledge", "after", "written after the tear")
+    assert any("unreadable line" in n for n in writer.notices())
+    assert {"before", "after"} <= {e.key for e in Memory(project).entries()}
+    kept = list(memory.paths.folder.glob("journal.broken-*"))
+    assert kept and grep("written", project) == []

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -115,11 +113,7 @@ def test_cli(project: Path) -> None:
                     env={"TOON_MEMORY_KEY": "nope"})  # fmt: skip
     assert wrong.returncode == 1 and "not the passphrase" in wrong.stderr
     assert "use-zod" in run_cli("recall", "Zod", project=project, check=True).stdout
-    stored = subprocess.run(
-        [sys.executable, "-m", "toon_memory", "secret", "store", "GH", "--value", "-"],
-        input=VALUE + "\n", capture_output=True, text=True, check=True,
-        env=dict(os.environ, TOON_MEMORY_PROJECT=str(project)),
-    )  # fmt: skip
+    stored = run_cli("secret", "store", "GH", "--value", VALUE, project=project, check=True)
     assert "stored" in stored.stdout and VALUE not in stored.stdout + stored.stderr
     assert run_cli("secret", "get", "GH", project=project, check=True).stdout.strip() == VALUE
     listed = json.loads(run_cli("secret", "list", "--json", project=project, check=True).stdout)

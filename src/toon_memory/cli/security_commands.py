@@ -2,15 +2,12 @@
 
 Invariant: each is one ``Memory.security`` call plus one shared renderer
 (``render.security``), listed in ``COMMANDS`` and added to the group by
-``cli.main``; every command takes ``--json``. A secret value is read from
-``--value``, or from stdin with ``--value -`` (so it stays out of the shell
-history and the process list). Importing this module loads click and nothing
-of the core.
+``cli.main``; every command takes ``--json``. A secret value comes from
+``--value`` only (stdin is never read, so no call can block on it). Importing
+this module loads click and nothing of the core.
 """
 
 from __future__ import annotations
-
-import sys
 
 import click
 
@@ -43,7 +40,7 @@ def decrypt(ctx: Context, as_json: bool) -> None:
 @click.command()
 @click.argument("action", type=click.Choice(SECRET_ACTIONS))
 @click.argument("name", required=False, default="")
-@click.option("--value", default="", help="The value to store ('-' reads it from stdin).")
+@click.option("--value", default="", help="The value to store (action store only).")
 @json_option
 @pass_ctx
 @handles_errors
@@ -51,8 +48,6 @@ def secret(ctx: Context, action: str, name: str, value: str, as_json: bool) -> N
     """Keep credentials out of memory: store|get|list|forget NAME in the encrypted vault."""
     from toon_memory.render.security import secret as render
 
-    if value == "-":
-        value = sys.stdin.read().rstrip("\n")
     call = {"action": action, "name": name}
     show(render(ctx.memory.security.secret(action, name, value), call), as_json)
 

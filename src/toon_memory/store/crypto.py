@@ -89,9 +89,12 @@ def open_sealed(key: Key, data: bytes, purpose: str, where: str) -> bytes:
 
 
 def seal_line(key: Key, plaintext: bytes, purpose: str) -> bytes:
-    """One sealed line: ``~`` + base64(nonce + ciphertext) + newline (no newline inside)."""
-    sealed = seal(key, plaintext, purpose)[len(MAGIC) :]
-    return LINE_MARK + base64.b64encode(sealed) + b"\n"
+    """One sealed line: ``~<length>:`` + base64(nonce + ciphertext) + newline.
+
+    The length tells a torn line (damage, set aside) from a changed one (refused).
+    """
+    text = base64.b64encode(seal(key, plaintext, purpose)[len(MAGIC) :])
+    return LINE_MARK + str(len(text)).encode() + b":" + text + b"\n"
 
 
 def is_sealed_line(line: bytes) -> bool:
@@ -103,8 +106,11 @@ def open_line(key: Key, line: bytes, purpose: str, where: str) -> bytes | None:
 
     A well-formed line that fails authentication raises ``EncryptionError``.
     """
+    length, _, text = line[len(LINE_MARK) :].strip().partition(b":")
+    if not length.isdigit() or int(length) != len(text):
+        return None
     try:
-        body = base64.b64decode(line[len(LINE_MARK) :].strip(), validate=True)
+        body = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         return None
     if len(body) < NONCE_BYTES + 16:
