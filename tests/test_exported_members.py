@@ -14,6 +14,7 @@ PINNED = [
     "ReadOnlyMemoryError",
     "AgentConfigError",
     "SyncError",
+    "EncryptionError",
     "ArchiveResult",
     "CATEGORIES",
     "Checkpoint",

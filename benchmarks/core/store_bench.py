@@ -1,6 +1,7 @@
 """Core store benchmark: remember latency, cold CLI recall, file size, peak memory.
 
-Run: ``python -m benchmarks.core.store_bench [--sizes 1000,10000,100000]``.
+Run: ``python -m benchmarks.core.store_bench [--sizes 1000,10000,100000] [--encrypted]``
+(``--encrypted`` encrypts each memory first, passphrase in ``TOON_MEMORY_KEY``).
 Prints a table of medians. Builds synthetic memories in a temp folder with
 ``TOON_MEMORY_TODAY`` fixed; nothing here touches the network.
 """
@@ -105,13 +106,15 @@ def _peak_mb() -> float:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
-def measure(n: int, repeats: int) -> dict[str, float]:
+def measure(n: int, repeats: int, encrypted: bool = False) -> dict[str, float]:
     from toon_memory import Memory
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / ".git").mkdir()
         synthetic_memory(root, n)
+        if encrypted:
+            Memory(root).security.encrypt()
         start = time.perf_counter()
         memory = Memory(root)
         memory.entries()
@@ -141,11 +144,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--repeats", type=int, default=50)
+    parser.add_argument("--encrypted", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("TOON_MEMORY_TODAY", "2026-07-15")
+    if args.encrypted:
+        os.environ.setdefault("TOON_MEMORY_KEY", "benchmark passphrase")
     with tempfile.TemporaryDirectory() as home:
         os.environ["TOON_MEMORY_HOME"] = home
-        rows = [measure(int(n), args.repeats) for n in args.sizes.split(",")]
+        rows = [measure(int(n), args.repeats, args.encrypted) for n in args.sizes.split(",")]
     print(
         "| entries | first load s | remember p50 ms | p90 ms | CLI remember ms | cold CLI recall ms | data.toon MB | peak RSS MB |"
     )

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from toon_memory.errors import (
         AgentConfigError,
         CorruptFileError,
+        EncryptionError,
         FileAccessError,
         ImportFormatError,
         InputError,
@@ -46,6 +47,7 @@ _WHERE: dict[str, str] = {
     "FileAccessError": "errors",
     "AgentConfigError": "errors",
     "SyncError": "errors",
+    "EncryptionError": "errors",
     "ArchiveResult": "archiving",
     "CATEGORIES": "model",
     "Checkpoint": "memory",
@@ -79,6 +81,7 @@ __all__ = [
     "Checkpoint",
     "CorruptFileError",
     "Diff",
+    "EncryptionError",
     "Entry",
     "FileAccessError",
     "Hit",

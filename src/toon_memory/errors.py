@@ -14,6 +14,7 @@ only these, and only at the edge.
     │   ├── LockTimeoutError  the store lock could not be taken in time
     │   └── FileAccessError   the OS refused a file operation; names the path and what to do
     │       └── ReadOnlyMemoryError  a change asked of a memory that cannot be written
+    │   └── EncryptionError   a missing or wrong key, a file that fails authentication
     ├── SyncError             git or GitHub refused a sharing step; says what to do
     └── AgentConfigError      an agent's config file the installer will not edit;
                               names file and line, the file is left untouched
@@ -123,6 +124,12 @@ class ImportFormatError(InputError):
 
     def __init__(self, problem: str) -> None:
         super().__init__("file", problem)
+
+
+class EncryptionError(StoreError):
+    """An encrypted file cannot be opened (no key, a wrong key, a changed byte), or an
+    encrypt/decrypt step was asked of a memory already in that state. Never names a
+    secret or the passphrase; nothing was written when it is raised."""
 
 
 class SyncError(ToonMemoryError):

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from toon_memory.curating import Curation
     from toon_memory.remember import RememberResult
     from toon_memory.search import Engine, RecallResult
+    from toon_memory.security import Security
     from toon_memory.sharing import Sharing
 
 
@@ -80,6 +81,7 @@ class Memory:
         self._curation: Curation | None = None
         self._context: Context | None = None
         self._sharing: Sharing | None = None
+        self._security: Security | None = None
 
     # -- parts (built on first use) ----------------------------------------
     @property
@@ -108,6 +110,15 @@ class Memory:
 
             self._sharing = Sharing(self.store, self.root, self._editor, self._transfer)
         return self._sharing
+
+    @property
+    def security(self) -> Security:
+        """Encryption at rest (encrypt, decrypt) and the secrets vault."""
+        if self._security is None:
+            from toon_memory.security import Security
+
+            self._security = Security(self.store)
+        return self._security
 
     @property
     def context(self) -> Context:

@@ -35,6 +35,8 @@ RECALL_MODES: tuple[str, ...] = ("flat", "graph", "index")
 RECALL_BUDGETS: tuple[str, ...] = ("tiny", "normal", "deep")
 #: ``memory_consolidate`` modes (``curation.consolidate.MODES`` plans each of them).
 CONSOLIDATE_MODES: tuple[str, ...] = ("identical", "similar", "low-quality", "versions")
+#: The actions of ``memory_secret`` (the secrets vault).
+SECRET_ACTIONS: tuple[str, ...] = ("store", "get", "list", "forget")
 
 #: Column names of the entries table, in file order.
 FIELDS: tuple[str, ...] = (

@@ -200,6 +200,8 @@ class Sharing:
         """Merge this project's memory into the global one (~/.toon-memory/memory); entries
         holding a credential stay behind (reported) unless ``allow_secrets``."""
         target = self._global_store()
+        if self.store.encrypted() and not target.encrypted():
+            _refuse_clear_copy("an export to the global memory (which is not encrypted)")
         entries = [e.copy() for e in self.store.state().entries.values()]
         report = SyncReport(str(self.store.paths.folder), str(target.paths.folder))
         return merge_into(target, entries, [], report, allow_secrets)
@@ -244,7 +246,10 @@ class Sharing:
         return check_base_url(str(value), f"{config}: {API_KEY}") if value else DEFAULT_API
 
     def export_gist(self, public: bool = False) -> GistReport:
-        """Upload this memory to a Gist: the one remembered in config.json, else a new one."""
+        """Upload this memory to a Gist: the one remembered in config.json, else a new one.
+        An encrypted memory is refused (the Gist would hold its entries in clear)."""
+        if self.store.encrypted():
+            _refuse_clear_copy("a Gist export")
         from toon_memory.config import update_config
         from toon_memory.store.documents import document_text
         from toon_memory.store.gist import TOKEN_HELP, GistClient, find_token
@@ -346,3 +351,13 @@ def pre_commit(memory: Memory) -> str:
     staged = stage(git_top(memory.root), [paths.data, paths.archive])
     names = ", ".join(p.name for p in staged) or "nothing (no memory written yet)"
     return f"toon-memory: journal folded into data.toon; staged {names}"
+
+
+def _refuse_clear_copy(what: str) -> None:
+    """An encrypted memory is never copied somewhere in clear."""
+    from toon_memory.errors import EncryptionError
+
+    raise EncryptionError(
+        f"this memory is encrypted; {what} would hold its entries in clear; "
+        "run `toon-memory decrypt` first (or encrypt the target too)"
+    )

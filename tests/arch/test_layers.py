@@ -22,7 +22,7 @@ LAYERS: dict[str, float] = {
     "tagging": 3, "remember": 3, "archiving": 3, "stats": 3, "changes": 3,
     "scoring": 4, "import_rules": 4, "secrets_scan": 3, "curation": 4.5, "merging": 3, "session": 1.5,
     "recalling": 5, "editing": 5, "maintenance": 5, "transfer": 5,
-    "coordination": 5.5, "curating": 5.5, "sharing": 5.5, "watching": 5.2, "context": 5.7,
+    "coordination": 5.5, "curating": 5.5, "sharing": 5.5, "security": 5.5, "watching": 5.2, "context": 5.7,
     "memory": 6,
     "render": 7, "slm": 7, "demo": 8,
     "agents": 9, "server": 9, "viewer": 9,

@@ -15,6 +15,7 @@ from mcp_types import ListToolsResult
 from tests.server import contract_context as context
 from tests.server import contract_core as core
 from tests.server import contract_curation as curation
+from tests.server import contract_security as security
 from tests.server import contract_sessions as sessions
 from tests.server import contract_sharing as sharing
 from tests.server import contract_viewer as viewer
@@ -30,6 +31,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {
     **sessions.CONTRACT,
     **curation.CONTRACT,
     **sharing.CONTRACT,
+    **security.CONTRACT,
     **viewer.CONTRACT,
 }
 DATA_TOOLS = (
@@ -38,6 +40,7 @@ DATA_TOOLS = (
     | sessions.DATA_TOOLS
     | curation.DATA_TOOLS
     | sharing.DATA_TOOLS
+    | security.DATA_TOOLS
     | viewer.DATA_TOOLS
 )
 #: Tools the seeds' list does not have (not counted in its tools/list budget).

@@ -36,6 +36,7 @@ ENUMS: dict[tuple[str, str], tuple[Any, ...]] = {
     ("memory_state", "field"): session_state.FIELDS,
     ("memory_consolidate", "mode"): model.CONSOLIDATE_MODES,
     ("memory_captured", "action"): model.CAPTURED_ACTIONS,
+    ("memory_secret", "action"): model.SECRET_ACTIONS,
 }
 #: CLI command, option -> the core constant its choices must equal.
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -47,6 +48,7 @@ CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("search", "budget"): model.RECALL_BUDGETS,
     ("consolidate", "mode"): model.CONSOLIDATE_MODES,
     ("captured", "action"): model.CAPTURED_ACTIONS,
+    ("secret", "action"): model.SECRET_ACTIONS,
 }
 
 

@@ -15,7 +15,7 @@ import pytest
 from mcp.client import Client
 
 # tool -> (invalid arguments, parameter the error must name, valid arguments)
-from tests.server import contract_context, contract_sessions
+from tests.server import contract_context, contract_security, contract_sessions
 from tests.server.helpers import make_project, snapshot, stdio_params, text_of
 from tests.server.test_curation_tools import E2E_ROWS as CURATION_ROWS
 from tests.sharing.fakegithub import FakeGitHub
@@ -101,8 +101,9 @@ def transcript(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         github.stop()
 
 
-#: Tools whose stdio end-to-end run lives with their area (tests/context/test_tools.py).
-ELSEWHERE = set(contract_context.CONTRACT)
+#: Tools whose stdio end-to-end run lives with their area (tests/context/test_tools.py,
+#: tests/security/test_security_tools.py: its server needs TOON_MEMORY_KEY).
+ELSEWHERE = set(contract_context.CONTRACT) | set(contract_security.CONTRACT)
 
 
 def test_every_registered_tool_is_scripted(transcript: dict[str, Any]) -> None:

@@ -23,6 +23,7 @@ from toon_memory.cli import (
     install_commands,
     mcp_command,
     recall_commands,
+    security_commands,
     session_commands,
     sharing_commands,
     state_commands,
@@ -63,6 +64,7 @@ for _command in (
     *session_commands.COMMANDS,
     *curation_commands.COMMANDS,
     *sharing_commands.COMMANDS,
+    *security_commands.COMMANDS,
     *viewer_commands.COMMANDS,
     mcp_command.mcp,
 ):

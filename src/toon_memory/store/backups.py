@@ -7,7 +7,8 @@ is kept beside it), only restores a backup that decodes and is not empty,
 and leaves a clean journal: its readable lines are replayed over the
 restored snapshot, its unreadable ones are set aside (``journal.broken-*``).
 A file named with ``--from`` that is missing, empty or not a memory is
-refused as bad input naming that file.
+refused as bad input naming that file. In an encrypted memory a backup is
+sealed like data.toon, and a restored one is sealed again as it is put back.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from pathlib import Path
 
 from toon_memory.clock import file_stamp
 from toon_memory.errors import CorruptFileError, InputError, StoreError, ToonMemoryError
+from toon_memory.store import encryption
 from toon_memory.store.atomic import write_atomic
 from toon_memory.store.codec import decode_document, encode_document
+from toon_memory.store.crypto import Key
 from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.store import Store
 
@@ -38,22 +41,24 @@ def create_backup(store: Store) -> Path:
     state = store.state()
     text = encode_document(list(state.entries.values()), list(state.summaries.values()))
     target = store.paths.backups / f"{PREFIX}{file_stamp()}.toon"
-    write_atomic(target, text.encode())
+    write_atomic(target, encryption.seal_bytes(text.encode(), store.key()))
     for old in list_backups(store.paths)[KEEP:]:
         old.unlink(missing_ok=True)
     return target
 
 
-def _problem(path: Path) -> str:
+def _problem(path: Path, key: Key | None) -> str:
     """Why ``path`` cannot be restored ('' when it can)."""
     try:
-        raw = path.read_bytes()
+        raw = encryption.read_bytes(path, key)
     except FileNotFoundError:
         return "does not exist"
     except IsADirectoryError:
         return "is a folder, not a backup file"
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
+    except ToonMemoryError as exc:  # encrypted, and no key or another one
+        return str(exc)
     if not raw.strip():
         return "is empty, not a toon-memory backup"
     try:
@@ -74,13 +79,14 @@ def restore_backup(store: Store, backup: Path | None = None) -> tuple[Path, Path
     journal's readable lines stay, so writes made after the backup are
     replayed over it; its unreadable lines are moved to ``journal.broken-*``.
     """
+    key = store.key()
     if backup is not None:
-        problem = _problem(backup)
+        problem = _problem(backup, key)
         if problem:
             raise InputError("from", f"{backup} {problem}")
         good = backup
     else:
-        found = next((path for path in list_backups(store.paths) if not _problem(path)), None)
+        found = next((path for path in list_backups(store.paths) if not _problem(path, key)), None)
         if found is None:
             raise StoreError(f"{store.paths.backups}: no backup that decodes")
         good = found
@@ -89,6 +95,7 @@ def restore_backup(store: Store, backup: Path | None = None) -> tuple[Path, Path
         if store.paths.data.is_file():
             kept = store.paths.data.with_name(f"data.toon.broken-{file_stamp()}")
             shutil.copy2(store.paths.data, kept)
-        write_atomic(store.paths.data, good.read_bytes())
+        plain = encryption.read_bytes(good, key)
+        write_atomic(store.paths.data, encryption.seal_bytes(plain, key))
         store.set_aside_damage()
     return good, kept

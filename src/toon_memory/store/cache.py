@@ -4,7 +4,9 @@ Invariant: the cache is only ever a shortcut. It is keyed on the identity of
 ``data.toon`` and the journal/access-log positions it covers; any mismatch
 or damage makes it a miss. It lives under the user's home (``MemoryPaths.cache``),
 never in the project, so a pickle committed to a cloned repository is never
-loaded.
+loaded. An encrypted memory's cache is sealed with its key (a changed byte,
+another key or a plain cache is a miss), so no entry text lies under the home
+folder in clear.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.model import ATTRIBUTES, FIELDS
+from toon_memory.store import crypto
+from toon_memory.store.crypto import Key
 
 #: Bump only when the cache's own layout (the pickled tuple) changes; the
 #: stored fields, the entry layout and the derived index format are part of
@@ -50,12 +54,21 @@ def cache_version(derived: str = "") -> str:
     return f"{CACHE_LAYOUT}|{','.join(FIELDS)}|{','.join(ATTRIBUTES)}|{derived}"
 
 
-def load_cache(path: Path, version: str) -> tuple[Position, Any] | None:
-    """The cached (position, state), or None when absent, damaged or of another version."""
+def load_cache(path: Path, version: str, key: Key | None = None) -> tuple[Position, Any] | None:
+    """The cached (position, state), or None when absent, damaged or of another version.
+
+    With ``key`` (an encrypted memory) only a cache sealed with that key is used.
+    """
     try:
         payload = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
         return None
+    if crypto.is_sealed(payload) != (key is not None):
+        return None
+    if key is not None:
+        payload = open_cache(payload, key, path)
+        if not payload:
+            return None
     collecting = gc.isenabled()
     gc.disable()  # unpickling allocates ~10^5 objects; collections in between only cost time
     try:
@@ -70,10 +83,25 @@ def load_cache(path: Path, version: str) -> tuple[Position, Any] | None:
     return position, state
 
 
-def save_cache(path: Path, version: str, position: Position, state: Any) -> None:
-    """Write the cache (best effort: a failure only costs a re-parse later)."""
+def open_cache(payload: bytes, key: Key, path: Path) -> bytes:
+    """The plaintext of a sealed cache file; b"" when it does not open (a miss)."""
+    from toon_memory.errors import EncryptionError
+
+    try:
+        return crypto.open_sealed(key, payload, "cache", str(path))
+    except EncryptionError:
+        return b""
+
+
+def save_cache(
+    path: Path, version: str, position: Position, state: Any, key: Key | None = None
+) -> None:
+    """Write the cache, sealed with ``key`` when given (best effort: a failure only
+    costs a re-parse later)."""
     try:
         payload = pickle.dumps((version, position, state), protocol=pickle.HIGHEST_PROTOCOL)
+        if key is not None:
+            payload = crypto.seal(key, payload, "cache")
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

@@ -12,6 +12,11 @@ in the middle, a torn line followed by a newline) is reported in
 ``JournalRead.damaged`` and skipped, and every readable line is applied.
 ``split_damaged`` separates the readable lines from the damaged bytes so the
 store can keep the latter aside (``journal.broken-<time>``).
+
+In an encrypted memory each line is sealed on its own (``crypto.seal_line``,
+a fresh nonce per line), so appends stay appends and a torn line stays one
+line. A sealed line that is well formed but fails authentication (a changed
+byte, another key) raises ``EncryptionError``: it is never set aside as damage.
 """
 
 from __future__ import annotations
@@ -21,9 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toon_memory.store import crypto
 from toon_memory.store.atomic import append_durable
 
 KINDS: tuple[str, ...] = ("put", "del", "sum")
+PURPOSE = "journal"
 
 
 @dataclass(frozen=True)
@@ -33,8 +40,10 @@ class Op:
     kind: str
     data: dict[str, Any]
 
-    def encode(self) -> bytes:
-        return (json.dumps({"op": self.kind, **self.data}, ensure_ascii=False) + "\n").encode()
+    def encode(self, key: crypto.Key | None = None) -> bytes:
+        """The journal line (sealed with ``key`` when given)."""
+        text = json.dumps({"op": self.kind, **self.data}, ensure_ascii=False).encode()
+        return text + b"\n" if key is None else crypto.seal_line(key, text, PURPOSE)
 
 
 def put(row: dict[str, Any]) -> Op:
@@ -49,9 +58,9 @@ def put_summary(file: str, summary: str, date: str) -> Op:
     return Op("sum", {"file": file, "summary": summary, "date": date})
 
 
-def append_ops(path: Path, ops: list[Op]) -> int:
-    """Append ``ops`` durably; return the journal's new length in bytes."""
-    return append_durable(path, b"".join(op.encode() for op in ops))
+def append_ops(path: Path, ops: list[Op], key: crypto.Key | None = None) -> int:
+    """Append ``ops`` durably (sealed with ``key``); return the journal's new length in bytes."""
+    return append_durable(path, b"".join(op.encode(key) for op in ops))
 
 
 @dataclass
@@ -64,8 +73,19 @@ class JournalRead:
     damaged: list[int] = field(default_factory=list)
 
 
-def parse_line(line: bytes) -> Op | None:
-    """One journal line as an operation, or None when it is not one (damage)."""
+def parse_line(line: bytes, key: crypto.Key | None = None) -> Op | None:
+    """One journal line as an operation, or None when it is not one (damage).
+
+    A sealed line is opened with ``key`` (damage without one); ``EncryptionError``
+    when it is well formed and fails authentication.
+    """
+    if crypto.is_sealed_line(line):
+        if key is None:  # a plain memory (an encrypted one never reads without its key)
+            return None
+        opened = crypto.open_line(key, line, PURPOSE, "journal.jsonl")
+        if opened is None:
+            return None
+        line = opened
     try:
         record = json.loads(line)
     except ValueError:  # also UnicodeDecodeError: bytes that are not UTF-8
@@ -82,7 +102,7 @@ def parse_line(line: bytes) -> Op | None:
     return None
 
 
-def read_ops(path: Path, start: int = 0) -> JournalRead:
+def read_ops(path: Path, start: int = 0, key: crypto.Key | None = None) -> JournalRead:
     """Operations from byte ``start`` on; unreadable whole lines are skipped and counted."""
     try:
         with path.open("rb") as handle:
@@ -96,7 +116,7 @@ def read_ops(path: Path, start: int = 0) -> JournalRead:
         read.offset += len(line) + 1
         if not line.strip():
             continue
-        op = parse_line(line)
+        op = parse_line(line, key)
         if op is None:
             read.damaged.append(number)
         else:
@@ -104,13 +124,13 @@ def read_ops(path: Path, start: int = 0) -> JournalRead:
     return read
 
 
-def split_damaged(raw: bytes) -> tuple[bytes, bytes, int]:
+def split_damaged(raw: bytes, key: crypto.Key | None = None) -> tuple[bytes, bytes, int]:
     """(readable lines plus any torn tail, the damaged lines, how many were damaged)."""
     lines = raw.split(b"\n")
     good: list[bytes] = []
     bad: list[bytes] = []
     for line in lines[:-1]:
-        if line.strip() and parse_line(line) is None:
+        if line.strip() and parse_line(line, key) is None:
             bad.append(line + b"\n")
         else:
             good.append(line + b"\n")

@@ -18,6 +18,10 @@ Invariants:
 - A read-only memory can be read: nothing on the read path needs to write
   (the access log and the cache are best effort); a change raises
   ``ReadOnlyMemoryError`` before anything is written.
+- An encrypted memory (``store.encryption``) seals every file that holds entry
+  text as it is written (data.toon, archive.toon, each journal line, the
+  derived cache); its key is looked up before anything is read, so a missing
+  or wrong key raises ``EncryptionError`` with no file touched.
 """
 
 from __future__ import annotations
@@ -31,10 +35,11 @@ from typing import TypeVar
 from toon_memory.clock import file_stamp, today
 from toon_memory.errors import StoreError, ToonMemoryError
 from toon_memory.model import Entry, EntryMap
-from toon_memory.store import journal
+from toon_memory.store import encryption, journal
 from toon_memory.store.atomic import replace_durable, write_atomic, write_temp
 from toon_memory.store.cache import Position, cache_version, file_id, load_cache, save_cache
 from toon_memory.store.codec import Document, decode_document, encode_document
+from toon_memory.store.crypto import Key
 from toon_memory.store.lock import FileLock
 from toon_memory.store.oserrors import explain, folder_writable, is_read_only, read_only
 from toon_memory.store.paths import MemoryPaths
@@ -46,7 +51,7 @@ MIN_JOURNAL_BYTES = 256 * 1024
 CACHE_REFRESH_BYTES = 64 * 1024
 GITIGNORE = (
     ".lock\njournal.jsonl\naccess.log\n*.tmp\nsessions/\ncaptured.jsonl\ncaptured.1.jsonl\n"
-    "captured.jsonl.lock\nbackups/\nwatch.log\njournal.broken-*\n"
+    "captured.jsonl.lock\nbackups/\nwatch.log\njournal.broken-*\nsecrets.toon\n"
 )
 BROKEN_JOURNAL = "journal.broken-"
 
@@ -79,17 +84,31 @@ class Store:
         self._pos: Position | None = None
         self._notices: list[str] = []
         self._told: set[str] = set()
+        self._key: Key | None = None
 
     # -- reading ---------------------------------------------------------
     def loaded(self) -> State | None:
         """The state if it was loaded already (no file access)."""
         return self._state
 
+    def key(self) -> Key | None:
+        """The key of an encrypted memory (None when plain); ``EncryptionError`` if missing/wrong."""
+        self._key = encryption.cipher_for(self.paths.folder)
+        return self._key
+
+    def encrypted(self) -> bool:
+        """Are this memory's files encrypted? (no key needed)"""
+        return encryption.is_encrypted(self.paths.folder)
+
+    def _seal(self, data: bytes) -> bytes:
+        return encryption.seal_bytes(data, self._key)
+
     def state(self) -> State:
         """The current state, brought up to date with the files (cheap when unchanged)."""
+        self.key()
         if self._state is not None and self._pos is not None and self._catch_up(self._pos):
             return self._state
-        cached = load_cache(self.paths.cache, self._cache_version)
+        cached = load_cache(self.paths.cache, self._cache_version, self._key)
         if cached is not None:
             self._pos, self._state = cached
             if self._state.derived is None and self._make_derived is not None:
@@ -117,7 +136,7 @@ class Store:
         assert state is not None
         j_off, a_off = pos.journal_offset, pos.access_offset
         if j_size > j_off:
-            read = journal.read_ops(self.paths.journal, j_off)
+            read = journal.read_ops(self.paths.journal, j_off, self._key)
             if read.damaged and self.set_aside_damage():
                 return False  # the journal was rewritten: the caller reloads
             state.apply(read.ops)
@@ -160,7 +179,7 @@ class Store:
 
     def _read_document(self, path: Path) -> Document:
         try:
-            text = path.read_bytes().decode("utf-8")
+            text = encryption.read_bytes(path, self._key).decode("utf-8")
         except FileNotFoundError:
             return Document()
         except UnicodeDecodeError as exc:
@@ -208,7 +227,7 @@ class Store:
                     raw = self.paths.journal.read_bytes()
                 except FileNotFoundError:
                     return True
-                good, bad, count = journal.split_damaged(raw)
+                good, bad, count = journal.split_damaged(raw, self._key)
                 if count:
                     self._keep_aside(bad, count)
                     write_atomic(self.paths.journal, good)
@@ -241,12 +260,13 @@ class Store:
 
     def read_document(self, path: Path) -> Document:
         """A .toon file of this memory; ``CorruptFileError`` naming file and line when damaged."""
+        self.key()
         return self._read_document(path)
 
     def save_cache(self) -> None:
         if self._state is not None and self._pos is not None:
             notices, self._state.notices = self._state.notices, []
-            save_cache(self.paths.cache, self._cache_version, self._pos, self._state)
+            save_cache(self.paths.cache, self._cache_version, self._pos, self._state, self._key)
             self._state.notices = notices
 
     # -- writing ---------------------------------------------------------
@@ -285,7 +305,7 @@ class Store:
         if j_size > pos.journal_offset:
             with self.paths.journal.open("r+b") as handle:
                 handle.truncate(pos.journal_offset)
-        end = journal.append_ops(self.paths.journal, ops)
+        end = journal.append_ops(self.paths.journal, ops, self._key)
         j_ino, _ = _ino(self.paths.journal)
         self._pos = Position(pos.data, j_ino, end, pos.access_ino, pos.access_offset)
 
@@ -350,8 +370,8 @@ class Store:
             assert pos is not None
             if not pos.journal_offset and not pos.access_offset and pos.data is not None:
                 return True
-        temp = write_temp(self.paths.data, encode_document(
-            list(state.entries.values()), list(state.summaries.values())).encode())  # fmt: skip
+        temp = write_temp(self.paths.data, self._seal(encode_document(
+            list(state.entries.values()), list(state.summaries.values())).encode()))  # fmt: skip
         with self.lock:
             if (
                 file_id(self.paths.data) != pos.data
@@ -383,7 +403,7 @@ class Store:
         except FileNotFoundError:
             return None
         if keep_damage and offset:
-            self._keep_aside(*journal.split_damaged(raw[:offset])[1:])
+            self._keep_aside(*journal.split_damaged(raw[:offset], self._key)[1:])
         tail = raw[offset:]
         if not tail and offset:
             path.unlink()
@@ -392,9 +412,18 @@ class Store:
             write_atomic(path, tail)
         return _ino(path)[0]
 
+    def rewrite_snapshot(self, key: Key | None) -> None:
+        """Write data.toon again, sealed with ``key`` (plain when None), folding the journal
+        and the access log in (used by encrypt/decrypt; takes the lock)."""
+        with self.lock:
+            state = self.state()
+            self._key = key
+            self._write_snapshot(state)
+            self._pos = Position(file_id(self.paths.data), None, 0, None, 0)
+
     def _write_snapshot(self, state: State) -> None:
         text = encode_document(list(state.entries.values()), list(state.summaries.values()))
-        write_atomic(self.paths.data, text.encode())
+        write_atomic(self.paths.data, self._seal(text.encode()))
         for path in (self.paths.journal, self.paths.access_log):
             if path.exists():
                 path.unlink()
@@ -402,10 +431,11 @@ class Store:
 
     # -- archive ---------------------------------------------------------
     def read_archive(self) -> list[Entry]:
+        self.key()
         return self._read_document(self.paths.archive).entries
 
     def write_archive(self, entries: list[Entry]) -> None:
         """Replace archive.toon (call under the lock, inside ``mutate``)."""
         if not self.lock.held:
             raise StoreError("write_archive must run under the store lock")
-        write_atomic(self.paths.archive, encode_document(entries, []).encode())
+        write_atomic(self.paths.archive, self._seal(encode_document(entries, []).encode()))

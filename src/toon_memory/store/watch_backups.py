@@ -6,7 +6,9 @@ a fixed mtime so equal memories give equal bytes), written atomically; names
 sort by time, so pruning keeps the newest ``keep`` of them and never touches
 another file (manual backups, copies kept by restore or migration). The log
 is appended one line at a time. Whether a memory changed is judged on its
-content (``content_digest``): access counts alone are no change.
+content (``content_digest``): access counts alone are no change. In an
+encrypted memory a watch backup is sealed after compression (gzip, then
+AES-GCM), and read back the other way round.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from toon_memory.clock import file_stamp
-from toon_memory.errors import CorruptFileError
+from toon_memory.errors import StoreError
 from toon_memory.model import Entry, Summary
+from toon_memory.store import encryption
 from toon_memory.store.atomic import write_atomic
 from toon_memory.store.codec import decode_document
 from toon_memory.store.paths import MemoryPaths
@@ -46,13 +49,14 @@ def write_watch_backup(paths: MemoryPaths, text: str, compress: bool) -> Path:
         data = gzip.compress(data, mtime=0)
         name += ".gz"
     target = paths.backups / name
-    write_atomic(target, data)
+    write_atomic(target, encryption.seal_bytes(data, encryption.cipher_for(paths.folder)))
     return target
 
 
 def read_backup_text(path: Path) -> str:
-    """The document text of a backup, plain or gzip."""
-    data = path.read_bytes()
+    """The document text of a backup, plain or gzip, sealed or not (the key of the
+    memory folder the backup sits in)."""
+    data = encryption.read_bytes(path, encryption.cipher_for(path.parent.parent))
     if path.name.endswith(".gz"):
         data = gzip.decompress(data)
     return data.decode("utf-8")
@@ -76,7 +80,7 @@ def newest_digest(paths: MemoryPaths) -> str:
     for path in list_watch_backups(paths):
         try:
             doc = decode_document(read_backup_text(path), path)
-        except (OSError, EOFError, gzip.BadGzipFile, UnicodeDecodeError, CorruptFileError):
+        except (OSError, EOFError, gzip.BadGzipFile, UnicodeDecodeError, StoreError):
             continue
         return content_digest(doc.entries, doc.summaries)
     return ""

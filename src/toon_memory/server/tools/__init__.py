@@ -1,7 +1,7 @@
 """Every published MCP tool, in ``tools/list`` order, by area.
 
 Invariant: pure data assembled from the area modules (``core``, ``context``,
-``sessions``, ``curation``, ``viewer``); names are unique and each spec names a ``Memory``
+``sessions``, ``curation``, ``sharing``, ``security``, ``viewer``); names are unique and each spec names a ``Memory``
 method (dotted for a part, e.g. ``context.brief``) and a renderer of
 ``toon_memory.render``.
 """
@@ -12,9 +12,10 @@ from toon_memory.server.specs import ToolSpec
 from toon_memory.server.tools.context import CONTEXT
 from toon_memory.server.tools.core import CORE
 from toon_memory.server.tools.curation import CURATION
+from toon_memory.server.tools.security import SECURITY
 from toon_memory.server.tools.sessions import SESSIONS
 from toon_memory.server.tools.sharing import SHARING
 from toon_memory.server.tools.viewer import VIEWER
 
-TOOLS: tuple[ToolSpec, ...] = (*CORE, *CONTEXT, *SESSIONS, *CURATION, *SHARING, *VIEWER)
+TOOLS: tuple[ToolSpec, ...] = (*CORE, *CONTEXT, *SESSIONS, *CURATION, *SHARING, *SECURITY, *VIEWER)
 BY_NAME: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
