@@ -21,6 +21,10 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[No
     monkeypatch.setenv("TOON_MEMORY_HOME", str(home))
     monkeypatch.setenv("TOON_MEMORY_TODAY", TODAY)
     monkeypatch.delenv("TOON_MEMORY_PROJECT", raising=False)
+    # No test reaches GitHub: the Gist client talks to a dead loopback port unless a test
+    # starts its own fake server; no token from the machine running the tests is used.
+    monkeypatch.setenv("TOON_MEMORY_GITHUB_API", "http://127.0.0.1:9")
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
     yield
 
 
@@ -39,7 +43,7 @@ def run_cli(*args: str, project: Path | None = None, check: bool = False,
         full_env["TOON_MEMORY_PROJECT"] = str(project)
     full_env.update(env or {})
     done = subprocess.run(
-        [sys.executable, "-m", "toon_memory", *args],
+        [sys.executable, "-m", "toon_memory", *args], stdin=subprocess.DEVNULL,
         capture_output=True, text=True, env=full_env, timeout=timeout, check=False,
     )  # fmt: skip
     if check and done.returncode != 0:
