@@ -2,7 +2,9 @@
 
 The SDK's client cannot send what these tests need (a lone surrogate, 5000
 nested lists, bytes that are not UTF-8), so messages are written as text;
-replies are read by a thread, so a missing answer is a timeout, not a hang.
+replies are read by a thread, so a missing answer is a timeout, not a hang;
+stderr is drained by another (a full stderr pipe would block the server),
+its tail kept in ``log``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from tests.server.helpers import SERVER_CMD, server_env
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                    "clientInfo": {"name": "raw", "version": "0"}}}  # fmt: skip
+#: Bytes of the server's stderr kept.
+LOG_TAIL = 20_000
 #: Seconds to wait for an answer that must come (generous: a missing one is the failure).
 ANSWER_WAIT = 30.0
 
@@ -36,8 +40,11 @@ class RawServer:
         self._replies: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._early: dict[Any, dict[str, Any]] = {}
         self._next_id = 100
+        self.log = b""
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        self._drainer = threading.Thread(target=self._drain, daemon=True)
+        self._drainer.start()
         self.call_raw(json.dumps(INIT), 0)
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
@@ -49,6 +56,13 @@ class RawServer:
         except (OSError, ValueError):  # closed under us by __exit__
             pass
         self._replies.put(None)
+
+    def _drain(self) -> None:
+        stream = self.proc.stderr
+        assert stream is not None
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := stream.read1(65536):
+                self.log = (self.log + chunk)[-LOG_TAIL:]
 
     def send(self, message: dict[str, Any] | str | bytes) -> None:
         """Write one message (an object, JSON text, or raw bytes) and a newline."""
@@ -67,7 +81,8 @@ class RawServer:
             try:
                 message = self._replies.get(timeout=timeout)
             except queue.Empty:
-                raise AssertionError(f"no answer to request {wanted!r}") from None
+                tail = self.log.decode("utf-8", "replace")[-2000:]
+                raise AssertionError(f"no answer to request {wanted!r}; stderr:\n{tail}") from None
             assert message is not None, f"server closed stdout before answering {wanted!r}"
             if message.get("id") == wanted:
                 return message
@@ -121,6 +136,7 @@ class RawServer:
         """Kill the process if it still runs; close every pipe."""
         self.kill()
         self._reader.join(timeout=5)
+        self._drainer.join(timeout=5)
         for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if pipe is not None:
                 with contextlib.suppress(OSError):

@@ -28,6 +28,8 @@ LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 Scope = dict[str, Any]
 #: Largest body the guard reads to repair (the SDK refuses larger ones itself).
 MAX_BODY = 4 * 1024 * 1024
+#: Bodies shorter than this are checked on the event loop (no thread hop).
+INLINE_REPAIR = 64 * 1024
 
 
 def resolve_token(host: str) -> tuple[str, bool]:
@@ -107,7 +109,10 @@ async def _repaired(scope: Scope, receive: Any) -> tuple[Scope, Any]:
         more = bool(message.get("more_body", False))
     if not more and messages and messages[-1]["type"] == "http.request":
         body = b"".join(m.get("body", b"") for m in messages)
-        fixed = await anyio.to_thread.run_sync(repair_body, body)
+        if len(body) < INLINE_REPAIR:
+            fixed = repair_body(body)
+        else:  # a long scan: off the event loop, so other requests go on
+            fixed = await anyio.to_thread.run_sync(repair_body, body)
         if fixed is not None:
             messages = [{"type": "http.request", "body": fixed, "more_body": False}]
             headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-length"]
