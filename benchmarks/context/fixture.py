@@ -200,7 +200,9 @@ def history_stream(commits: int, end: datetime, feature: int = FEATURE_COMMITS) 
 def _git(root: Path, *args: str, stdin: bytes | None = None) -> None:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}  # a caller's repo
     env = {**clean, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
-    subprocess.run(["git", *args], cwd=root, input=stdin, env=env, check=True, capture_output=True)
+    done = subprocess.run(["git", *args], cwd=root, input=stdin, env=env, capture_output=True)
+    if done.returncode:
+        raise RuntimeError(f"git {' '.join(args)} in {root}: {done.stderr.decode(errors='replace')}")
 
 
 def _make_dirty(root: Path) -> None:
