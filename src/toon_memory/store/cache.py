@@ -93,6 +93,20 @@ def open_cache(payload: bytes, key: Key, path: Path) -> bytes:
         return b""
 
 
+def write_private(path: Path, payload: bytes) -> None:
+    """Replace ``path`` (owner-only, 0o600) by ``payload``: temp file then rename, no fsync —
+    derived files are shortcuts, so a failure (ignored) only costs recomputing them later."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+        os.replace(temp, path)
+    except OSError:
+        return
+
+
 def save_cache(
     path: Path, version: str, position: Position, state: Any, key: Key | None = None
 ) -> None:
@@ -102,11 +116,6 @@ def save_cache(
         payload = pickle.dumps((version, position, state), protocol=pickle.HIGHEST_PROTOCOL)
         if key is not None:
             payload = crypto.seal(key, payload, "cache")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-        os.replace(temp, path)
     except OSError:
         return
+    write_private(path, payload)

@@ -12,12 +12,12 @@ neither read nor written.
 
 from __future__ import annotations
 
-import os
 import pickle
 from pathlib import Path
 from typing import Any
 
 from toon_memory.store import crypto
+from toon_memory.store.cache import write_private
 from toon_memory.store.paths import MemoryPaths
 
 #: sidecar path -> the memory folder it belongs to (filled by ``sidecar_path``).
@@ -68,11 +68,6 @@ def save_sidecar(path: Path, key: Any, value: Any) -> None:
         payload = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
         if cipher is not None:
             payload = crypto.seal(cipher, payload, "sidecar")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-        os.replace(temp, path)
     except OSError:
         return
+    write_private(path, payload)
