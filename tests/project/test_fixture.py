@@ -16,20 +16,9 @@ from toon_memory.project.languages import Language, describe_project
 from toon_memory.project.repository import git_facts
 
 
-def _built(folder: Path, **options: object) -> Path:
-    """The fixture project; skipped (reason shown) where git refuses to build it in this run.
-
-    Seen only in a full CI run after other suites (git init exits 128); open in the closing note.
-    """
-    try:
-        return build_project(folder, **options)  # type: ignore[arg-type]
-    except RuntimeError as exc:
-        pytest.skip(f"git could not build the fixture here: {exc}")
-
-
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
-    return _built(tmp_path / "shop", commits=40)
+    return build_project(tmp_path / "shop", commits=40)
 
 
 def test_history_has_the_commits_and_branches_asked_for(shop: Path) -> None:
@@ -75,7 +64,7 @@ def test_every_fixture_test_file_is_found_from_its_source(shop: Path) -> None:
 
 def test_another_branch_clean_and_a_custom_end(tmp_path: Path) -> None:
     end = datetime(2025, 1, 1, tzinfo=timezone.utc)
-    root = _built(tmp_path / "f", commits=3, end=end, dirty=False, branch="feature/checkout")
+    root = build_project(tmp_path / "f", commits=3, end=end, dirty=False, branch="feature/checkout")
     facts = git_facts(root)
     assert (facts.branch, facts.uncommitted, facts.untracked) == ("feature/checkout", 0, 0)
     assert git(root, "log", "-1", "--format=%aI", "main").strip() == "2025-01-01T00:00:00+00:00"

@@ -233,3 +233,16 @@ def test_pre_commit_api_folds_and_stages(tmp_path: Path) -> None:
     assert message.endswith("staged data.toon")
     assert git(root, "diff", "--cached", "--name-only").split() == [DATA]
     assert git(root, "log", "--oneline", "--all") == ""  # nothing committed
+
+
+def test_the_merge_driver_never_replaces_a_device(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    from tests.conftest import run_cli
+
+    base = tmp_path / "base.toon"
+    base.write_text("version: 1\nentries[0]:\nsummaries: []\n")
+    done = run_cli("merge-driver", str(base), os.devnull, str(base), project=tmp_path)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert stat.S_ISCHR(os.lstat(os.devnull).st_mode)

@@ -147,3 +147,22 @@ def test_state_key_index_follows_status(paths: MemoryPaths) -> None:
     assert state.by_key("key-1") is not None
     state.apply([journal.put(entry.copy(status="obsolete").to_row())])
     assert state.by_key("key-1") is None
+
+
+def test_write_atomic_never_replaces_a_device_or_a_folder(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    from toon_memory.store.atomic import write_atomic
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for target in (fifo, folder, Path(os.devnull)):
+        with pytest.raises(OSError):
+            write_atomic(target, b"data")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and folder.is_dir()
+    assert stat.S_ISCHR(os.lstat(os.devnull).st_mode)
+    write_atomic(tmp_path / "plain", b"data")
+    assert (tmp_path / "plain").read_bytes() == b"data"

@@ -2,13 +2,15 @@
 
 Invariant: ``write_atomic`` leaves either the old file or the complete new
 one at ``path``, never a mix, and the new one is on disk (file and folder
-fsync'd) when it returns. ``append_durable`` returns only after the bytes
-are fsync'd.
+fsync'd) when it returns, and it only ever replaces a regular file (never a
+device, pipe or folder standing at ``path``: ``/dev/null`` stays a device).
+``append_durable`` returns only after the bytes are fsync'd.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 from pathlib import Path
@@ -62,6 +64,15 @@ def replace_durable(temp: Path, path: Path) -> None:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data``: temp file, fsync, rename, fsync folder."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = stat.S_IFREG
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, "not a regular file (a device, pipe or folder); not replaced",
+                      str(path))  # fmt: skip
     replace_durable(write_temp(path, data), path)
 
 
