@@ -155,18 +155,40 @@ def report(scores: Scores, entries: int, queries: int) -> None:
                           for name, m in scores.items()])  # fmt: skip
 
 
+def print_misses(entries: list[Entry], spec: dict[str, Any]) -> None:
+    """Dev queries whose first gold key is not ranked first in the default mode, with the top 5.
+
+    Test queries are never listed: they are reported, not looked at.
+    """
+    today = resolve_today(spec)
+    engine = Engine.build(entries)
+    for query in spec["queries"]:
+        if query.get("split", "dev") != "dev":
+            continue
+        ranked = MODES["rrf (flat)"](engine, query, today)
+        if ranked[:1] and ranked[0] in query["gold"]:
+            continue
+        print(f"{query['id']}: {query['q']!r} gold={query['gold']}")
+        print(f"    got {ranked}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memory", type=Path, default=HERE / "memory.toon")
     parser.add_argument("--queries", type=Path, default=HERE / "gold-queries.json")
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
     parser.add_argument("--category", default="", help="only queries of this category")
+    parser.add_argument("--misses", action="store_true",
+                        help="list the dev queries not answered first (default mode)")
     args = parser.parse_args(argv)
     spec = json.loads(args.queries.read_text(encoding="utf-8"))
     spec["queries"] = [q for q in spec["queries"]
                        if args.split in ("all", q.get("split", "dev"))
                        and (not args.category or q.get("category") == args.category)]  # fmt: skip
     entries = load_memory(args.memory)
+    if args.misses:
+        print_misses(entries, spec)
+        return 0
     report(evaluate(entries, spec), len(entries), len(spec["queries"]))
     return 0
 

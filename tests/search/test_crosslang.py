@@ -105,3 +105,23 @@ def test_lookups_are_symmetric() -> None:
     for concept in concepts:
         assert concept in lexicon.concepts_of("rechnung", "de")
         assert concept in lexicon.concepts_of("factur", "es")
+
+
+def test_a_german_participle_answers_the_english_verb() -> None:
+    """The German stemmer leaves ``aufbewahrt`` and ``erfasst`` whole; the lexicon asks for them."""
+    engine = Engine.build([
+        entry("log-retention", "Logs werden 30 Tage in Loki aufbewahrt."),
+        entry("log-format", "Logs are JSON lines with a trace id."),
+        entry("error-tracking", "Fehler im Backend werden mit Sentry erfasst."),
+        entry("backend-stack", "The backend is FastAPI."),
+    ])  # fmt: skip
+    assert keys(engine, "how long do we keep logs")[0] == "log-retention"
+    assert keys(engine, "which tool captures backend errors")[0] == "error-tracking"
+
+
+def test_german_participles_of_the_lexicon() -> None:
+    assert lexicon._german_participles("aufbewahren") == ["aufbewahrt", "geaufbewahrt"]
+    assert lexicon._german_participles("erfassen") == ["erfasst"]
+    assert lexicon._german_participles("speichern") == ["speichert", "gespeichert"]
+    assert lexicon._german_participles("senden") == ["sendet", "gesendet"]
+    assert lexicon._german_participles("Abc") == []

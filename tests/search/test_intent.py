@@ -104,3 +104,43 @@ def test_detect_never_raises(text: str) -> None:
     assert not (found.latest and found.history)
     if found.day:
         assert found.since <= found.day <= TODAY.isoformat()
+
+
+@pytest.mark.parametrize(
+    ("query", "day"),
+    [
+        ("what was the enterprise SLA before June", "2026-05-31"),
+        ("maps provider prior to 2026-05-02", "2026-05-01"),
+        ("¿qué SLA teníamos antes de junio?", "2026-05-31"),
+        ("le fournisseur de cartes avant mars 2026", "2026-02-28"),
+        ("Kartenanbieter vor Juni", "2026-05-31"),
+    ],
+)
+def test_a_period_after_before_names_the_day_before_it(query: str, day: str) -> None:
+    found = detect(query, TODAY)
+    assert (found.since, found.day, found.strict, found.history) == ("", day, False, False)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "first security audit",
+        "the first release",
+        "earliest incident",
+        "oldest design review",
+        "¿cuál fue la primera auditoría?",
+        "a primeira versão",
+        "le premier audit",
+        "das erste Release",
+    ],
+)
+def test_earliest_words_in_each_language(query: str) -> None:
+    found = detect(query, TODAY)
+    assert found.earliest and not found.latest and not found.history
+
+
+@pytest.mark.parametrize(
+    "query", ["enterprise support SLA first answer", "run the linter first", "latest and oldest"]
+)
+def test_first_inside_a_phrase_is_not_earliest(query: str) -> None:
+    assert not detect(query, TODAY).earliest

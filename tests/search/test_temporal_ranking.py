@@ -92,6 +92,29 @@ def test_a_named_day_picks_the_version_valid_then() -> None:
     assert "map-legend" in keys(engine, "tracking page map on 2026-03-01")
 
 
+def test_before_a_month_picks_the_version_valid_the_day_before() -> None:
+    engine = _maps()
+    assert keys(engine, "maps provider in May 2026")[0] == "map-provider"
+    assert keys(engine, "maps provider before May 2026")[0] == "map-provider-v1"
+    assert keys(engine, "proveedor de mapas antes de mayo de 2026", intent=True)[0] == (
+        "map-provider-v1"
+    )
+
+
+def test_earliest_prefers_the_oldest_of_near_equal_matches() -> None:
+    engine = _releases()
+    newest_first = Engine.build([
+        dated("audit-july", "Security audit findings: one high.", "2026-07-21"),
+        dated("audit-march", "Security audit findings: two medium ones.", "2026-03-27"),
+    ])  # fmt: skip
+    assert keys(newest_first, "security audit findings")[0] == "audit-july"  # shorter wins
+    assert keys(newest_first, "first security audit findings")[0] == "audit-march"
+    assert keys(newest_first, "earliest security audit findings", intent=False)[0] == (
+        "audit-july"
+    )
+    assert keys(engine, "oldest release notes")[0] == "release-2026-03"
+
+
 def test_as_of_in_the_query_is_a_hard_as_of() -> None:
     engine = _maps()
     found = recall(engine, "tracking page maps as of March 2026")

@@ -3,11 +3,12 @@
 Invariant: ``detect`` is a pure, deterministic function of the query and
 ``today`` that never raises on any ``str``. It says whether the query asks for
 the newest state ("latest", "current", "ahora", "aktuell"…), for history
-("before", "previously", "used to", "antes", "früher"…), and which day it
-names, if any: a period (an ISO date or month, or a month name with an
+("before", "previously", "used to", "antes", "früher"…), or for the oldest
+("earliest", "first …", "primera"…), and which day it names, if any: a period (an ISO date or month, or a month name with an
 optional day and year, in any of the five languages; a month without a year
 is its last occurrence up to ``today``), ``since`` its first day and ``day``
-its last. A period after an explicit cue ("as of April 2026", "a fecha de",
+its last; a period after "before" ("before June", "antes de junio") names
+only ``day``, the day before it. A period after an explicit cue ("as of April 2026", "a fecha de",
 "Stand") is ``strict``: its last day is a hard ``as_of``. Any other period
 picks, among versions of one entry, the version valid on its last day, and
 favours entries dated in or near it. The intent words stay in the
@@ -43,6 +44,17 @@ LATEST: dict[str, frozenset[str]] = {
         "neuesten letzte letzten momentan heute gegenwartig"
     ),
 }
+#: "The oldest": prefer the oldest active entry among near-equal matches ("first" only at the
+#: start of the query or after an article: "first security audit", "the first release").
+EARLIEST: dict[str, frozenset[str]] = {
+    "en": _set("earliest oldest"),
+    "es": _set("primer primera primeros primeras"),
+    "pt": _set("primeiro primeira primeiros primeiras"),
+    "fr": _set("premier premiere premiers premieres"),
+    "de": _set("erste ersten erster erstes fruheste fruhesten alteste altesten"),
+}
+_FIRST = _set("first")
+_ARTICLES = _set("the our very its el la los las o os a as le les der die das den")
 #: "What it was": bring superseded versions in and prefer them.
 HISTORY: dict[str, frozenset[str]] = {
     "en": _set("before previously previous formerly former earlier originally initially prior"),
@@ -85,6 +97,10 @@ _PREPOSITIONS = _set("in on of since until during from by en de desde hasta dura
 _STRICT = _set("as_of as_at a_fecha_de a_dia_de con_fecha_de a_data_de na_data_de em_data_de "
                "en_date_du a_la_date_du stand stand_vom stand_am zum_stand")  # fmt: skip
 _DAY_LINKS = _set("de of le du th st nd rd er")
+#: A period right after these ("before June", "antes de junio", "avant juin", "vor Juni") names
+#: the day before it: the state then, not the period itself.
+_BEFORE = _set("before prior antes avant vor")
+_BEFORE_LINKS = _set("de du to")
 #: "before" is about a moment, not history, after these ("two weeks before") or before a date.
 _SPANS = _set("day days week weeks month months year years hour hours minute minutes")
 _WORD = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|\d+|[^\W\d_]+")
@@ -99,9 +115,10 @@ class Intent:
     day: str = ""
     strict: bool = False
     since: str = ""
+    earliest: bool = False
 
     def __bool__(self) -> bool:
-        return self.latest or self.history or bool(self.day)
+        return self.latest or self.history or self.earliest or bool(self.day)
 
 
 NONE = Intent()
@@ -113,16 +130,26 @@ def detect(query: str, today: date) -> Intent:
     if not tokens:
         return NONE
     latest = {t for t in tokens if any(t in words for words in LATEST.values())}
+    earliest = _earliest_words(tokens)
     history = _history_words(tokens)
     since, day, strict = _named_period(tokens, today)
-    return Intent(bool(latest) and not history, bool(history), day, strict, since)
+    one_way = not history and not (latest and earliest)
+    return Intent(bool(latest) and one_way, bool(history), day, strict, since,
+                  earliest=bool(earliest) and one_way)  # fmt: skip
+
+
+def _earliest_words(tokens: list[str]) -> set[str]:
+    found = {t for t in tokens if any(t in words for words in EARLIEST.values())}
+    found.update(t for i, t in enumerate(tokens)
+                 if t in _FIRST and (i == 0 or tokens[i - 1] in _ARTICLES))  # fmt: skip
+    return found
 
 
 def _history_words(tokens: list[str]) -> set[str]:
     found: set[str] = set()
     for i, token in enumerate(tokens):
         following = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if token == "before" and _moment_before(tokens, i):
+        if token in _BEFORE and _moment_before(tokens, i):
             continue
         if any(token in words for words in HISTORY.values()):
             found.add(token)
@@ -138,7 +165,13 @@ def _history_words(tokens: list[str]) -> set[str]:
 def _moment_before(tokens: list[str], i: int) -> bool:
     """``before`` followed by an action, a quantifier or a date, or after a span of time."""
     following = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if following in _BEFORE_LINKS and i + 2 < len(tokens):
+        after_link = tokens[i + 2]
+        if after_link in _MONTHS or after_link[:1].isdigit():
+            return True
     previous = tokens[i - 1] if i else ""
+    if tokens[i] != "before":
+        return following in _MONTHS or following[:1].isdigit()
     return (not following or following in _NOT_AFTER_BEFORE or following.endswith("ing")
             or following in _MONTHS or following[:1].isdigit() or previous in _SPANS)  # fmt: skip
 
@@ -150,11 +183,21 @@ def _named_period(tokens: list[str], today: date) -> tuple[str, str, bool]:
         found = _period_at(tokens, i, today)
         if found is not None:
             first, last, start = found
+            if _before_cue(tokens, start):
+                return "", min(first - timedelta(days=1), today).isoformat(), False
             cue = any("_".join(tokens[start - k : start]) in _STRICT
                       for k in range(1, 5) if start - k >= 0)  # fmt: skip
             last = min(last, today)
             return min(first, last).isoformat(), last.isoformat(), cue
     return "", "", False
+
+
+def _before_cue(tokens: list[str], start: int) -> bool:
+    """``before <period>``, ``antes de <period>``, ``prior to <period>``."""
+    previous = tokens[start - 1] if start >= 1 else ""
+    if previous in _BEFORE_LINKS and start >= 2:
+        previous = tokens[start - 2]
+    return previous in _BEFORE
 
 
 def _period_at(tokens: list[str], i: int, today: date) -> tuple[date, date, int] | None:

@@ -49,6 +49,8 @@ retention | retención conservación | retenção conservação | rétention con
 delete | borrar eliminar | apagar excluir eliminar | supprimer effacer | löschen entfernen
 remove | quitar eliminar | remover retirar | retirer enlever | entfernen
 drop | borrar eliminar | apagar eliminar | supprimer | löschen
+decrease drop reduce lower | bajar disminuir reducir | baixar diminuir reduzir | baisser diminuer réduire | sinken senken verringern reduzieren
+deduplicate | deduplicar | deduplicar | dédupliquer | deduplizieren
 insert | insertar | inserir | insérer | einfügen
 update | actualizar actualización | atualizar atualização | mettre jour | aktualisieren
 change | cambiar cambio | mudar mudança alterar | changer changement modifier | ändern änderung
@@ -71,7 +73,7 @@ duplicate | duplicado duplicar | duplicado duplicar | doublon dupliqué | duplik
 copy | copia copiar | cópia copiar | copie copier | kopie kopieren
 order | orden pedido | ordem pedido | ordre commande | reihenfolge bestellung
 sort | ordenar | ordenar | trier | sortieren
-request | petición solicitud | pedido requisição solicitação | requête demande | anfrage
+request | petición solicitud consulta | pedido requisição solicitação consulta | requête demande | anfrage abfrage
 response | respuesta | resposta | réponse | antwort
 answer | respuesta responder | resposta responder | réponse répondre | antwort antworten
 endpoint | ruta | rota | route | route
@@ -92,6 +94,7 @@ authenticate | autenticar | autenticar | authentifier | authentifizieren
 authorization | autorización | autorização | autorisation | autorisierung
 error | error fallo | erro falha | erreur | fehler
 exception | excepción | exceção | exception | ausnahme
+capture | capturar registrar | capturar registrar | capturer | erfassen
 failure | fallo falla | falha | échec panne | ausfall fehlschlag
 fail | fallar | falhar | échouer | fehlschlagen scheitern
 bug | fallo error | erro falha | bogue erreur | fehler
@@ -344,10 +347,29 @@ hand | mano | mão | main | hand
 
 def _word_stems(word: str, lang: str) -> set[str]:
     """A word's stems, without a stem of under 4 letters when the word has a longer one
-    ("données" asks for ``donne``, not for ``don``)."""
-    stems = set(stems_of(word, lang))
+    ("données" asks for ``donne``, not for ``don``); a German verb's also ask for its
+    participle forms, which the stemmer leaves alone ("aufbewahrt", "gelöscht")."""
+    forms = [word, *_german_participles(word)] if lang == "de" else [word]
+    stems = {stem for form in forms for stem in stems_of(form, lang)}
     longer = {stem for stem in stems if len(stem) >= 4}
     return longer or stems
+
+
+#: German prefixes that take no ``ge-`` in the participle (``erfassen`` -> ``erfasst``).
+_INSEPARABLE = ("be", "emp", "ent", "er", "ge", "miss", "ver", "zer")
+
+
+def _german_participles(word: str) -> list[str]:
+    """``aufbewahren`` -> ``aufbewahrt``; ``löschen`` -> ``löscht``, ``gelöscht``;
+    ``senden`` -> ``sendet``, ``gesendet``. Only infinitives of 5+ letters (-en, -ern, -eln)."""
+    if len(word) < 5 or not word.endswith(("en", "ern", "eln")):
+        return []
+    base = word[:-1] if word.endswith(("ern", "eln")) else word[:-2]
+    ending = "et" if base.endswith(("d", "t")) else "t"
+    forms = [base + ending]
+    if not base.startswith(_INSEPARABLE) and not word.endswith("ieren"):
+        forms.append("ge" + base + ending)
+    return forms
 
 
 def build_stems() -> tuple[tuple[tuple[str, ...], ...], ...]:

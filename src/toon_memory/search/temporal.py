@@ -9,6 +9,7 @@ place:
 - latest: relevance x (1 + ``LATEST_WEIGHT`` * 0.5^(age / ``LATEST_HALF_LIFE_DAYS``)),
   the age counted from the newest candidate's day (``date``, else ``created``);
   with a named day D, from the newest candidate up to D (later ones: no boost);
+- earliest: the mirror of latest, the age counted from the oldest candidate's day;
 - history: a superseded version takes the relevance of its successor when
   that is higher (it answers "what was it before"), then every superseded
   candidate x (1 + ``HISTORY_BOOST``);
@@ -59,6 +60,8 @@ def apply_intent(
     """Rescale ``relevance`` (and pull older versions in, noting ``hop``/``via``) in place."""
     if intent.latest:
         _prefer_newest(corpus, relevance, date.fromisoformat(intent.day) if intent.day else None)
+    if intent.earliest:
+        _prefer_oldest(corpus, relevance)
     if intent.since and PERIOD_WEIGHT > 0:
         _prefer_period(corpus, relevance, intent)
     if intent.history:
@@ -108,6 +111,19 @@ def _prefer_newest(corpus: Corpus, relevance: dict[str, float], until: date | No
     newest = max(known)
     for node, day in days.items():
         relevance[node] *= 1.0 + LATEST_WEIGHT * recency(day, newest, LATEST_HALF_LIFE_DAYS)
+
+
+def _prefer_oldest(corpus: Corpus, relevance: dict[str, float]) -> None:
+    """Older candidates weigh more: the mirror of ``_prefer_newest``, counted from the oldest."""
+    days = {node: _day(corpus, node) for node in relevance}
+    known = [d for d in days.values() if d is not None]
+    if not known:
+        return
+    oldest = min(known)
+    for node, day in days.items():
+        if day is not None:
+            age = (day - oldest).days
+            relevance[node] *= 1.0 + LATEST_WEIGHT * 0.5 ** (age / LATEST_HALF_LIFE_DAYS)
 
 
 def _pull_versions(
