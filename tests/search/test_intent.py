@@ -23,6 +23,8 @@ TODAY = date(2026, 8, 1)
         "qual é a versão atual do Python",
         "dernière version publiée",
         "aktuelle Version der Datenbank",
+        "most recent design review",
+        "la revisión más reciente",
     ],
 )
 def test_latest_words_in_each_language(query: str) -> None:
@@ -41,6 +43,8 @@ def test_latest_words_in_each_language(query: str) -> None:
         "qual era a versão anterior",
         "quel fournisseur utilisions-nous auparavant",
         "welchen Anbieter hatten wir früher",
+        "what was the poll interval at first",
+        "¿qué proveedor usábamos al principio?",
     ],
 )
 def test_history_words_in_each_language(query: str) -> None:
@@ -56,6 +60,7 @@ def test_history_words_in_each_language(query: str) -> None:
         "what did we do two weeks before August 3",
         "what do we use to build images",
         "may I drop old partitions",
+        "what was the focus of his recent research",
     ],
 )
 def test_words_that_only_look_temporal(query: str) -> None:
@@ -111,6 +116,7 @@ def test_detect_never_raises(text: str) -> None:
     [
         ("what was the enterprise SLA before June", "2026-05-31"),
         ("maps provider prior to 2026-05-02", "2026-05-01"),
+        ("which release came before the July release", "2026-06-30"),
         ("¿qué SLA teníamos antes de junio?", "2026-05-31"),
         ("le fournisseur de cartes avant mars 2026", "2026-02-28"),
         ("Kartenanbieter vor Juni", "2026-05-31"),
@@ -119,6 +125,7 @@ def test_detect_never_raises(text: str) -> None:
 def test_a_period_after_before_names_the_day_before_it(query: str, day: str) -> None:
     found = detect(query, TODAY)
     assert (found.since, found.day, found.strict, found.history) == ("", day, False, False)
+    assert found.before and not found.latest
 
 
 @pytest.mark.parametrize(

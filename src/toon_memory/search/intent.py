@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from itertools import pairwise
 
 from toon_memory.clock import parse_date
 from toon_memory.errors import InputError
@@ -44,6 +45,9 @@ LATEST: dict[str, frozenset[str]] = {
         "neuesten letzte letzten momentan heute gegenwartig"
     ),
 }
+#: "Most recent" is the newest; "recent" alone is not ("his recent research" may be older).
+_LATEST_PAIRS = frozenset({("most", "recent"), ("mas", "reciente"), ("mais", "recente"),
+                           ("plus", "recent"), ("plus", "recente")})  # fmt: skip
 #: "The oldest": prefer the oldest active entry among near-equal matches ("first" only at the
 #: start of the query or after an article: "first security audit", "the first release").
 EARLIEST: dict[str, frozenset[str]] = {
@@ -75,6 +79,9 @@ HISTORY: dict[str, frozenset[str]] = {
         "vorherige vorherigen damals"
     ),
 }
+#: Two words that say "originally": "at first", "al principio", "no início", "au début".
+_HISTORY_PAIRS = frozenset({("at", "first"), ("al", "principio"), ("no", "inicio"),
+                            ("au", "debut"), ("am", "anfang")})  # fmt: skip
 #: "before" is not history before an action or a quantifier ("before deploying", "before each").
 _NOT_AFTER_BEFORE = _set("a an each every any the we you i it running deploying merging")
 _MONTHS: dict[str, int] = {}
@@ -100,7 +107,7 @@ _DAY_LINKS = _set("de of le du th st nd rd er")
 #: A period right after these ("before June", "antes de junio", "avant juin", "vor Juni") names
 #: the day before it: the state then, not the period itself.
 _BEFORE = _set("before prior antes avant vor")
-_BEFORE_LINKS = _set("de du to")
+_BEFORE_LINKS = _set("de du to the la el le")
 #: "before" is about a moment, not history, after these ("two weeks before") or before a date.
 _SPANS = _set("day days week weeks month months year years hour hours minute minutes")
 _WORD = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|\d+|[^\W\d_]+")
@@ -108,7 +115,8 @@ _WORD = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|\d+|[^\W\d_]+")
 
 @dataclass(frozen=True, slots=True)
 class Intent:
-    """What a query says about time: the named period ``since``..``day`` (ISO, ``""`` if none)."""
+    """What a query says about time: the named period ``since``..``day`` (ISO, ``""`` if none);
+    ``before``: the query asks for the state before the period it names (``day`` only)."""
 
     latest: bool = False
     history: bool = False
@@ -116,6 +124,7 @@ class Intent:
     strict: bool = False
     since: str = ""
     earliest: bool = False
+    before: bool = False
 
     def __bool__(self) -> bool:
         return self.latest or self.history or self.earliest or bool(self.day)
@@ -130,12 +139,13 @@ def detect(query: str, today: date) -> Intent:
     if not tokens:
         return NONE
     latest = {t for t in tokens if any(t in words for words in LATEST.values())}
+    latest.update(b for a, b in pairwise(tokens) if (a, b) in _LATEST_PAIRS)
     earliest = _earliest_words(tokens)
     history = _history_words(tokens)
     since, day, strict = _named_period(tokens, today)
     one_way = not history and not (latest and earliest)
     return Intent(bool(latest) and one_way, bool(history), day, strict, since,
-                  earliest=bool(earliest) and one_way)  # fmt: skip
+                  earliest=bool(earliest) and one_way, before=bool(day) and not since)  # fmt: skip
 
 
 def _earliest_words(tokens: list[str]) -> set[str]:
@@ -153,6 +163,8 @@ def _history_words(tokens: list[str]) -> set[str]:
             continue
         if any(token in words for words in HISTORY.values()):
             found.add(token)
+        elif i and (tokens[i - 1], token) in _HISTORY_PAIRS:
+            found.update((tokens[i - 1], token))
         elif (
             token in ("used", "use")
             and following == "to"
@@ -194,10 +206,10 @@ def _named_period(tokens: list[str], today: date) -> tuple[str, str, bool]:
 
 def _before_cue(tokens: list[str], start: int) -> bool:
     """``before <period>``, ``antes de <period>``, ``prior to <period>``."""
-    previous = tokens[start - 1] if start >= 1 else ""
-    if previous in _BEFORE_LINKS and start >= 2:
-        previous = tokens[start - 2]
-    return previous in _BEFORE
+    at = start - 1
+    if at >= 1 and tokens[at] in _BEFORE_LINKS:
+        at -= 1
+    return at >= 0 and tokens[at] in _BEFORE and not (at and tokens[at - 1] in _SPANS)
 
 
 def _period_at(tokens: list[str], i: int, today: date) -> tuple[date, date, int] | None:

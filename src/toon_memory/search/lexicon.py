@@ -223,6 +223,7 @@ number | número | número | numéro nombre | nummer zahl
 date | fecha | data | date | datum
 time | tiempo hora | tempo hora | temps heure | zeit
 hour | hora | hora | heure | stunde
+outside | fuera | fora | dehors hors | außerhalb
 minute | minuto | minuto | minute | minute
 second | segundo | segundo | seconde | sekunde
 day | día | dia | jour | tag

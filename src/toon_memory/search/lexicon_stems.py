@@ -202,6 +202,7 @@ STEMS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (('date',), ('fech', 'fecha'), ('data',), ('date',), ('datum',)),
     (('time',), ('hora', 'tiemp', 'tiempo'), ('hora', 'temp', 'tempo'), ('heur', 'temp'), ('zeit',)),
     (('hour',), ('hora',), ('hora',), ('heur',), ('stund',)),
+    (('outsid',), ('fuer', 'fuera'), ('fora',), ('dehor', 'hor'), ('ausserhalb',)),
     (('minut',), ('minut', 'minuto'), ('minut', 'minuto'), ('minut',), ('minut',)),
     (('second',), ('segund', 'segundo'), ('segund', 'segundo'), ('second',), ('sekund',)),
     (('day',), ('dia',), ('dia',), ('jour',), ('tag',)),

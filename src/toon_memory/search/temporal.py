@@ -9,6 +9,8 @@ place:
 - latest: relevance x (1 + ``LATEST_WEIGHT`` * 0.5^(age / ``LATEST_HALF_LIFE_DAYS``)),
   the age counted from the newest candidate's day (``date``, else ``created``);
   with a named day D, from the newest candidate up to D (later ones: no boost);
+- before a named day D ("before June"): as latest up to D, and a candidate
+  dated after D x ``LATER_VERSION_FACTOR``;
 - earliest: the mirror of latest, the age counted from the oldest candidate's day;
 - history: a superseded version takes the relevance of its successor when
   that is higher (it answers "what was it before"), then every superseded
@@ -62,6 +64,8 @@ def apply_intent(
         _prefer_newest(corpus, relevance, date.fromisoformat(intent.day) if intent.day else None)
     if intent.earliest:
         _prefer_oldest(corpus, relevance)
+    if intent.before:
+        _prefer_before(corpus, relevance, date.fromisoformat(intent.day))
     if intent.since and PERIOD_WEIGHT > 0:
         _prefer_period(corpus, relevance, intent)
     if intent.history:
@@ -111,6 +115,15 @@ def _prefer_newest(corpus: Corpus, relevance: dict[str, float], until: date | No
     newest = max(known)
     for node, day in days.items():
         relevance[node] *= 1.0 + LATEST_WEIGHT * recency(day, newest, LATEST_HALF_LIFE_DAYS)
+
+
+def _prefer_before(corpus: Corpus, relevance: dict[str, float], day: date) -> None:
+    """ "before June": the newest candidate up to the day weighs more, later ones less."""
+    _prefer_newest(corpus, relevance, day)
+    for node in relevance:
+        later = _day(corpus, node)
+        if later is not None and later > day:
+            relevance[node] *= LATER_VERSION_FACTOR
 
 
 def _prefer_oldest(corpus: Corpus, relevance: dict[str, float]) -> None:
