@@ -343,6 +343,53 @@ external | externo | externo | externe | extern
 manual | manual | manual | manuel | manuell
 automatic | automático | automático | automatique | automatisch
 hand | mano | mão | main | hand
+format | formato | formato | format | format
+template | plantilla | modelo | modèle gabarit | vorlage
+expire | caducar expirar vencer | expirar vencer | expirer | ablaufen verfallen
+valid | válido vigente | válido | valide | gültig
+cancel | cancelar anular | cancelar anular | annuler | stornieren abbrechen
+refund | reembolso reembolsar devolver | reembolso reembolsar | rembourser remboursement | erstatten rückerstattung
+charge | cargo cobro cobrar | cobrança cobrar | débit prélèvement | belastung abbuchung
+reject | rechazar | rejeitar recusar | rejeter refuser | ablehnen
+accept | aceptar admitir | aceitar | accepter | akzeptieren annehmen
+provider | proveedor | fornecedor provedor | fournisseur prestataire | anbieter
+text | texto | texto | texte | text
+character | carácter caracteres | caractere caracteres | caractère caractères | zeichen
+length | longitud | comprimento | longueur | länge
+cache | caché | cache | cache | zwischenspeicher
+late | tarde tardío | tarde atrasado | tard tardif | spät
+early | temprano pronto | cedo | tôt | früh
+after | después tras | depois após | après | nach danach
+exceed | superar exceder sobrepasar | exceder ultrapassar | dépasser | überschreiten
+temporary | temporal provisional | temporário provisório | temporaire provisoire | vorübergehend temporär
+permanent | permanente | permanente | permanent | dauerhaft
+suspend | suspender bloquear | suspender | suspendre | sperren
+sales | ventas comercial | vendas comercial | ventes commercial | vertrieb verkauf
+rotate | rotar | rodar | renouveler | rotieren wechseln
+resolution | resolución | resolução | résolution | auflösung
+quality | calidad | qualidade | qualité | qualität
+scanner | escáner lector | leitor scanner | lecteur scanner | scanner lesegerät
+collect | recoger recogida | recolher recolha | enlever enlèvement | abholen abholung
+return | devolución devolver | devolução devolver | retour retourner | rücksendung retoure
+expression | expresión | expressão | expression | ausdruck
+delay | retraso demora | atraso demora | retard délai | verzögerung verspätung
+peak | pico | pico | pic | spitze
+traffic | tráfico | tráfego | trafic | verkehr
+high | alto | alto | haut élevé | hoch
+low | bajo | baixo | bas faible | niedrig
+device | dispositivo | dispositivo | appareil | gerät
+mobile | móvil | telemóvel celular | mobile portable | mobil handy
+free | gratis gratuito libre | grátis gratuito livre | gratuit libre | kostenlos frei
+paid | pagado | pago | payé | bezahlt
+handle | gestionar encargarse | tratar encarregar | gérer traiter | bearbeiten
+escalate | escalar | escalar | escalader remonter | eskalieren
+replace | reemplazar sustituir | substituir | remplacer | ersetzen
+switch | cambiar | trocar mudar | passer basculer | wechseln umstellen
+upgrade | actualizar | atualizar | mettre niveau | aktualisieren
+avoid | evitar | evitar | éviter | vermeiden
+prevent | prevenir evitar | prevenir evitar | empêcher prévenir | verhindern
+half | mitad | metade | moitié | hälfte
+twice | dos veces | duas vezes | deux fois | zweimal doppelt
 """.strip()
 
 
