@@ -125,3 +125,19 @@ def test_german_participles_of_the_lexicon() -> None:
     assert lexicon._german_participles("speichern") == ["speichert", "gespeichert"]
     assert lexicon._german_participles("senden") == ["sendet", "gesendet"]
     assert lexicon._german_participles("Abc") == []
+
+
+def test_place_and_language_names_cross_languages() -> None:
+    engine = Engine.build([
+        entry("support-pt", "O suporte é feito pela equipa de Lisboa, das 9h às 18h."),
+        entry("support-es", "El soporte se hace desde Madrid."),
+        entry("style", "Convención: comentarios en español o en inglés."),
+    ])  # fmt: skip
+    assert keys(engine, "support team in Lisbon")[0] == "support-pt"
+    assert keys(engine, "comments in Spanish")[0] == "style"
+
+
+def test_month_names_are_not_translated() -> None:
+    """"may" is a modal verb too: month names are dates for ``search.intent``, not concepts."""
+    groups, _ = crosslang.expand(query_groups("may I drop old partitions"), "en")
+    assert not any("mayo" in group or "mai" in group for group in groups)
