@@ -24,7 +24,7 @@ FIELD_WEIGHTS: dict[str, float] = {
     "id": 1.0, "category": 0.5, "key": 3.0, "content": 1.0, "file": 1.5, "tags": 2.5,
 }  # fmt: skip
 #: Bump when the tokenizer, the weights or the pickled layout change (part of a cache key).
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
 
 

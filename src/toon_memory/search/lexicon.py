@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from toon_memory.search.tokenize import stems_of
+from toon_memory.search.tokenize import fold, stems_of
 
 LANGS: tuple[str, ...] = ("en", "es", "pt", "fr", "de")
 
@@ -475,8 +475,21 @@ def render() -> str:
         "STEMS: tuple[tuple[tuple[str, ...], ...], ...] = (",
     ]
     lines += [f"    {concept!r}," for concept in build_stems()]
-    lines += [")  # fmt: skip", ""]
+    lines += [
+        ")  # fmt: skip",
+        "",
+        "#: The table's words of 4+ letters, folded (``search.compounds``).",
+        f"WORDS: tuple[str, ...] = {known_words()!r}  # fmt: skip",
+        "",
+    ]
     return "\n".join(lines)
+
+
+def known_words() -> tuple[str, ...]:
+    """Every word of the table, in every language, folded, of 4+ letters, sorted."""
+    found = {fold(word) for line in CONCEPTS.splitlines() for cell in line.split("|")
+             for word in cell.split() if len(word) >= 4}  # fmt: skip
+    return tuple(sorted(found))
 
 
 @cache

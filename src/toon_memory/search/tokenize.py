@@ -172,8 +172,23 @@ def word_groups(text: str, lang: str | None = None) -> list[tuple[str, ...]]:
 
 
 def document_terms(text: str, lang: str | None = None) -> list[str]:
-    """Index terms of ``text``: every alternative stem of every kept word."""
-    return [term for group in word_groups(text, lang) for term in group]
+    """Index terms of ``text``: every alternative stem of every kept word, and in German
+    text the stems of a compound's parts too (``search.compounds``)."""
+    language = lang or detect_language(text)
+    terms: list[str] = []
+    for word in words(text):
+        for group in _word_groups(word, language):
+            terms.extend(group)
+            if language == "de" and len(word) >= 8:
+                terms.extend(_compound_terms(word))
+    return terms
+
+
+@lru_cache(maxsize=65536)
+def _compound_terms(word: str) -> tuple[str, ...]:
+    from toon_memory.search.compounds import parts
+
+    return tuple(stem for part in parts(fold(word)) for stem in _stems(part, "de"))
 
 
 def query_groups(text: str) -> list[tuple[str, ...]]:
