@@ -55,3 +55,11 @@ def test_an_english_query_reaches_a_german_compound() -> None:
         entry("pods", "Die Worker-Pods laufen in drei Zonen."),
     ])  # fmt: skip
     assert recall(engine, "memory limit of the worker pods").keys[0] == "oom"
+
+
+def test_a_german_query_compound_asks_for_its_parts() -> None:
+    engine = Engine.build([
+        entry("token-lifetime", "Access tokens live 15 minutes, refresh tokens 8 hours."),
+        entry("token-bucket", "We use a library for token buckets."),
+    ])  # fmt: skip
+    assert recall(engine, "Wie lange leben Zugriffstoken?").keys[0] == "token-lifetime"

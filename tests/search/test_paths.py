@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.search.builders import TODAY, entry
+from tests.search.builders import TODAY, entry, recall
 
 from toon_memory.scoring import evidence_level
 from toon_memory.search import Engine, RecallOptions
-from toon_memory.search.paths import normalise_path, path_matches
+from toon_memory.search.paths import named_paths, names_file, normalise_path, path_matches
 
 
 @pytest.mark.parametrize(
@@ -106,3 +106,44 @@ def test_evidence_checks_the_file_without_its_line_range(tmp_path: Path) -> None
     assert evidence_level(entry("a", "x", file="./src/a.py:10-20"), [], exists) == "verified"
     assert evidence_level(entry("b", "x", file="src\\b.py:3"), [], exists) == "unverified"
     assert checked == ["src/a.py", "src/b.py"]
+
+
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [
+        ("anything to know before editing src/carriers/dhl.py", {"src/carriers/dhl.py"}),
+        ("bug at dhl.py:10-20", {"dhl.py"}),
+        ("see docs\\runbook.md first", {"docs/runbook.md"}),
+        ("upgrade to Python 3.12", set()),
+        ("./ and ../", set()),
+    ],
+)
+def test_named_paths(query: str, named: set[str]) -> None:
+    assert named_paths(query) == frozenset(named)
+
+
+@given(st.text(max_size=80))
+def test_named_paths_are_normalised_and_never_raise(text: str) -> None:
+    for path in named_paths(text):
+        assert path == normalise_path(path) and path
+
+
+def test_names_file_matches_either_side_at_a_slash() -> None:
+    named = frozenset({"dhl.py", "src/core/logging.py"})
+    assert names_file("src/carriers/dhl.py", named)
+    assert names_file("./src/carriers/dhl.py:4", named)
+    assert names_file("core/logging.py", named)
+    assert not names_file("src/carriers/xdhl.py", named)
+    assert not names_file("", named) and not names_file("dhl.py", frozenset())
+
+
+def test_a_query_naming_a_file_prefers_the_entries_about_it() -> None:
+    engine = Engine.build([
+        entry("carrier-adapters", "Each carrier (DHL, UPS) has an adapter under src/carriers/.",
+              file="src/carriers/base.py"),
+        entry("dhl-timezone", "DHL returns local times without offset.",
+              file="src/carriers/dhl.py", category="bug"),
+    ])  # fmt: skip
+    assert recall(engine, "DHL carrier adapter").keys[0] == "carrier-adapters"
+    assert recall(engine, "DHL carrier adapter src/carriers/dhl.py").keys[0] == "dhl-timezone"
+    assert recall(engine, "before editing dhl.py").keys[0] == "dhl-timezone"

@@ -12,8 +12,9 @@ A known word is never split. Preference: both parts known (``kundenschlüssel``
 
 Why: German writes compounds as one word, so an English query about the
 memory limit would not reach "Speicherlimit" through the lexicon's
-``speicher`` alone. Only the document side splits (a German query naming the
-compound matches the whole word, which stays indexed). No I/O.
+``speicher`` alone. Both sides split: the index keeps the whole word and adds
+the parts' stems; a German query asks for the whole word and for each part as
+a group of its own (``Zugriffstoken`` finds "access tokens"). No I/O.
 """
 
 from __future__ import annotations

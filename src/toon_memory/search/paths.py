@@ -8,6 +8,7 @@ blanks go, backslashes become ``/``, a line suffix (``:10``, ``:10-20``,
 ``:10:5``) goes, then ``.``/``..`` segments, doubled and trailing slashes are
 resolved as ``posixpath.normpath`` does (a leading ``./`` goes; ``""`` stays
 ``""``), repeated until nothing changes. Case and a leading ``/`` are kept.
+``named_paths`` reads the paths a query names, normalised the same way.
 """
 
 from __future__ import annotations
@@ -40,6 +41,25 @@ def _step(text: str) -> str:
     if text.startswith("//"):  # normpath keeps a leading double slash (POSIX-reserved)
         text = "/" + text.lstrip("/")
     return "" if text == "." else text
+
+
+#: A word naming a file: it has a slash, or ends in a dot and a short extension that starts with a
+#: letter ("src/a.py", "dhl.py:10", "docs\\runbook.md"; not "3.12").
+_NAMED = re.compile(r"[\w.\-/\\]*(?:[/\\][\w.\-]+|\.[A-Za-z][A-Za-z0-9]{0,5})(?::\d+(?:-\d+)?)*")
+
+
+def named_paths(text: str) -> frozenset[str]:
+    """The normalised paths a query names (``"before editing src/a.py:10"`` -> ``{"src/a.py"}``)."""
+    found = (normalise_path(m.group(0)) for m in _NAMED.finditer(text) if m.group(0))
+    return frozenset(path for path in found if path.strip("./"))
+
+
+def names_file(file: str, named: frozenset[str]) -> bool:
+    """Is ``file`` one of ``named`` (normalised), or one ends with the other at a ``/``?"""
+    path = normalise_path(file)
+    if not path or not named:
+        return False
+    return any(path == n or path.endswith("/" + n) or n.endswith("/" + path) for n in named)
 
 
 def path_matches(path: str, pattern: str) -> bool:

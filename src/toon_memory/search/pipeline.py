@@ -22,7 +22,7 @@ from toon_memory.search import crosslang, rank, signals
 from toon_memory.search import intent as intents
 from toon_memory.search.corpus import Corpus, entry_links
 from toon_memory.search.options import RecallOptions
-from toon_memory.search.paths import normalise_path
+from toon_memory.search.paths import named_paths, names_file, normalise_path
 from toon_memory.search.result import Edge, Hit, RecallResult
 from toon_memory.search.temporal import apply_intent
 from toon_memory.search.tokenize import detect_language, query_groups
@@ -51,6 +51,7 @@ class Context:
     today: date
     session_files: frozenset[str]  # normalised (``paths.normalise_path``)
     query_family: str
+    named_files: frozenset[str] = frozenset()  # paths the query names, normalised
 
 
 def allowed_test(
@@ -100,7 +101,7 @@ def rank_entries(
         hop, via, total = dict.fromkeys(relevance, -1), {}, len(relevance)
     families = family_of(o.query) if o.query else ""
     session = frozenset(map(normalise_path, session_files)) if o.session_bias else frozenset()
-    ctx = Context(o, today, session, families)
+    ctx = Context(o, today, session, families, named_paths(o.query) if o.query else frozenset())
     scores = _fuse(corpus, relevance, hop, ctx, total)
     for node in sorted(corpus.pinned):
         if node not in scores and allowed(node):
@@ -172,7 +173,8 @@ def _fuse(
 
 
 def _adjust(corpus: Corpus, node: str, value: float, ctx: Context, strength: float = 1.0) -> float:
-    """The fused score times (1 + bonuses x ``strength``), quality, session and freshness.
+    """The fused score times (1 + bonuses x ``strength``), quality, session, a file the query
+    names, and freshness.
 
     ``strength`` is the entry's relevance over the best one (0..1): a bonus
     helps an entry as much as the entry matches the query.
@@ -186,6 +188,8 @@ def _adjust(corpus: Corpus, node: str, value: float, ctx: Context, strength: flo
     value *= (1.0 + bonus * max(0.0, min(strength, 1.0))) * quality_factor
     if signals.in_session(entry, ctx.session_files):
         value *= signals.SESSION_FACTOR
+    if ctx.named_files and entry.file and names_file(entry.file, ctx.named_files):
+        value *= signals.NAMED_FILE_FACTOR
     if ctx.opts.smart:
         value *= signals.freshness(entry, ctx.today)
         value += 0.1 * signals.auto_importance(entry, ctx.today)

@@ -185,24 +185,31 @@ def document_terms(text: str, lang: str | None = None) -> list[str]:
 
 
 @lru_cache(maxsize=65536)
-def _compound_terms(word: str) -> tuple[str, ...]:
+def _compound_groups(word: str) -> tuple[tuple[str, ...], ...]:
+    """One group per part of a German compound (``search.compounds``), or none."""
     from toon_memory.search.compounds import parts
 
-    return tuple(stem for part in parts(fold(word)) for stem in _stems(part, "de"))
+    return tuple(_stems(part, "de") for part in parts(fold(word)))
+
+
+def _compound_terms(word: str) -> tuple[str, ...]:
+    return tuple(term for group in _compound_groups(word) for term in group)
 
 
 def query_groups(text: str) -> list[tuple[str, ...]]:
     """Query terms grouped per word, duplicates removed, order kept.
 
     Question filler (``QUERY_FILLER``: "what *kind* of", "how *often*") is
-    dropped unless nothing else would remain.
+    dropped unless nothing else would remain. A German compound also asks for
+    its parts, each as a group of its own (``Zugriffstoken``: zugriff, token).
     """
     lang = detect_language(text)
     seen: set[tuple[str, ...]] = set()
     out: list[tuple[str, ...]] = []
     filler: list[tuple[str, ...]] = []
     for word in words(text):
-        for group in _word_groups(word, lang):
+        extra = _compound_groups(word) if lang == "de" and len(word) >= 8 else ()
+        for group in (*_word_groups(word, lang), *extra):
             if group not in seen:
                 seen.add(group)
                 folded = fold(word)
