@@ -16,45 +16,29 @@ from toon_memory.model import Entry, EntryMap
 from toon_memory.search import signals
 from toon_memory.search.graph import LinkGraph, content_refs
 from toon_memory.search.index import BM25Index
-from toon_memory.search.phrases import document_pairs
-from toon_memory.search.tokenize import detect_language, document_terms, word_groups
+from toon_memory.search.tokenize import detect_language, document_terms
 from toon_memory.search.tokenize import script_family as family_of
 
 #: Field weights of BM25F: the key and tags say what an entry is about.
 FIELD_WEIGHTS: dict[str, float] = {
     "id": 1.0, "category": 0.5, "key": 3.0, "content": 1.0, "file": 1.5, "tags": 2.5,
-    "pairs": 1.0,
 }  # fmt: skip
-#: Derived fields left out of BM25F's document length (``search.phrases``).
-UNMEASURED = ("pairs",)
 #: Bump when the tokenizer, the weights or the pickled layout change (part of a cache key).
-INDEX_VERSION = 7
+INDEX_VERSION = 5
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
 
 
 def entry_fields(entry: Entry) -> dict[str, list[str]]:
-    """The analysed fields of one entry, as the index stores them.
-
-    ``pairs``: the near word pairs of the key, the content and the tags, each
-    field on its own (``search.phrases``).
-    """
+    """The analysed fields of one entry, as the index stores them."""
     lang = detect_language(entry.content + " " + entry.key)
-    key = word_groups(entry.key, lang)
-    content = word_groups(entry.content, lang)
-    tags = word_groups(" ".join(entry.tags), lang)
     return {
         "id": [entry.id.lower()] if entry.id else [],
         "category": [entry.category.lower()] if entry.category else [],
-        "key": _flat(key),
-        "content": _flat(content),
+        "key": document_terms(entry.key, lang),
+        "content": document_terms(entry.content, lang),
         "file": document_terms(entry.file, "en"),
-        "tags": _flat(tags),
-        "pairs": document_pairs(key) + document_pairs(content) + document_pairs(tags),
+        "tags": document_terms(" ".join(entry.tags), lang),
     }
-
-
-def _flat(groups: list[tuple[str, ...]]) -> list[str]:
-    return [term for group in groups for term in group]
 
 
 def entry_links(entry: Entry) -> list[tuple[str, str]]:
@@ -75,7 +59,7 @@ class Corpus:
         self.active_category: dict[str, str] = {}
         self.conditional: set[str] = set()
         self.pinned: set[str] = set()
-        self.index = BM25Index(FIELD_WEIGHTS, UNMEASURED)
+        self.index = BM25Index(FIELD_WEIGHTS)
         self.graph = LinkGraph()
 
     def centrality(self, node: str) -> float:

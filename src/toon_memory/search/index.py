@@ -20,16 +20,14 @@ lengths: tf(t, d) = Σ_f w_f·tf_f(t, d), |d| = Σ_f w_f·|d_f|, k1 = 1.2,
 b = 0.75, idf = ln(1 + (N − df + 0.5)/(df + 0.5)). A query is a list of word
 groups (alternative stems of one word); a group scores the best of its terms,
 each term's score times its weight in the group (1 unless given: translations
-of a word count for less than the word itself). Terms of an *unmeasured*
-field (``unmeasured``: derived terms such as word pairs) are scored like any
-other but do not count toward |d|, so adding them changes no other term's score.
+of a word count for less than the word itself).
 """
 
 from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 K1 = 1.2
@@ -42,11 +40,8 @@ _SEP = "\x00"
 class BM25Index:
     """Documents are named by string ids; each is a mapping of field -> terms."""
 
-    def __init__(
-        self, field_weights: Mapping[str, float], unmeasured: Collection[str] = ()
-    ) -> None:
+    def __init__(self, field_weights: Mapping[str, float]) -> None:
         self.weights: dict[str, float] = dict(field_weights)
-        self.unmeasured: frozenset[str] = frozenset(unmeasured)
         self._slot: dict[str, int] = {}
         self._ids: list[str | None] = []
         self._free: list[int] = []
@@ -70,8 +65,7 @@ class BM25Index:
         length = 0.0
         for name, terms in fields.items():
             weight = self.weights.get(name, 1.0)
-            if name not in self.unmeasured:
-                length += weight * len(terms)
+            length += weight * len(terms)
             for term in terms:
                 weighted[term] = weighted.get(term, 0.0) + weight
         slot = self._take_slot(doc_id)
@@ -201,7 +195,6 @@ class BM25Index:
     def __getstate__(self) -> dict[str, Any]:
         return {
             "weights": self.weights,
-            "unmeasured": self.unmeasured,
             "ids": self._ids,
             "free": self._free,
             "len": array("d", self._len).tobytes(),
@@ -212,7 +205,6 @@ class BM25Index:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.weights = state["weights"]
-        self.unmeasured = state["unmeasured"]
         self._ids = state["ids"]
         self._free = state["free"]
         self._len = array("d", state["len"]).tolist()

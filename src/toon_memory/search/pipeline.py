@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import date
 
-from toon_memory.search import crosslang, phrases, rank, signals
+from toon_memory.search import crosslang, rank, signals
 from toon_memory.search import intent as intents
 from toon_memory.search.corpus import Corpus, entry_links
 from toon_memory.search.options import RecallOptions
@@ -123,11 +123,9 @@ def _matched(
     weights: list[dict[str, float]],
     allowed: Callable[[str], bool],
 ) -> tuple[dict[str, float], dict[str, int], dict[str, str], int]:
-    """BM25F matches of the words and their near pairs (``search.phrases``), spread over
-    the graph in graph mode: relevance, hop, via, count."""
+    """BM25F matches (spread over the graph in graph mode): relevance, hop, via, count."""
     index = corpus.index
-    pair_groups, pair_weights = phrases.query_pairs(groups, weights)
-    parts = index.score_slots([*groups, *pair_groups], [*weights, *pair_weights])
+    parts = index.score_slots(groups, weights)
     total = _exclude(corpus, rank.merge(parts), o, allowed)
     relevance = {index.doc_id(s): total[s] for s in rank.top(total, POOL)}
     hop: dict[str, int] = dict.fromkeys(relevance, 0)
@@ -137,7 +135,7 @@ def _matched(
         hop, via = rank.reach(corpus.graph, seeds, o.hops or 1, allowed)
         slots = {node: index.slot(node) for node in hop}
         by_id = [{n: p[s] for n, s in slots.items() if s is not None and s in p} for p in parts]
-        relevance.update(rank.spread(corpus.graph, by_id, seeds, hop, allowed, len(groups)))
+        relevance.update(rank.spread(corpus.graph, by_id, seeds, hop, allowed))
         relevance = {node: relevance[node] for node in rank.top(relevance, POOL)}
         hop = {node: hop.get(node, 0) for node in relevance}
     return relevance, hop, via, len(total)

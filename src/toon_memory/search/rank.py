@@ -24,8 +24,6 @@ BM25_WEIGHT = 3.0
 CENTRALITY_WEIGHT = 1.0
 HOP_DECAY = 0.5
 SEED_LIMIT = 64
-#: Graph relevance x coverage ** this (see ``spread``); 0 turns coverage off.
-COVERAGE_EXPONENT = 0.25
 T = TypeVar("T")
 
 
@@ -133,52 +131,33 @@ def spread(
     seeds: Sequence[str],
     hop: Mapping[str, int],
     allowed: Callable[[str], bool],
-    words: int | None = None,
 ) -> dict[str, float]:
     """Per-word relevance spread from the seeds along the graph, 0.5^d decay per hop.
 
-    ``parts`` holds one ``{id: score}`` per query group (every node of ``hop``
-    that matched it); the first ``words`` (default: all) are the query's
-    words, the rest (word pairs) add relevance only. For every group, a node
-    keeps the best of its own score and the decayed scores of the seeds within
-    reach; its graph relevance is the sum over groups. So a neighbour that
-    holds *another* word of the query (the answer after the question) lifts a
-    node, while the same word twice does not count double. The sum is then
-    scaled by coverage, (words matched, own or carried / words) **
-    ``COVERAGE_EXPONENT``: among close scores, the node whose neighbourhood
-    holds more of the query's words wins. Returns the relevance of every node
-    of ``hop``.
+    ``parts`` holds one ``{id: score}`` per query word (every node of ``hop``
+    that matched it). For every word, a node keeps the best of its own score
+    and the decayed scores of the seeds within reach; its graph relevance is
+    the sum over words. So a neighbour that holds *another* word of the query
+    (the answer after the question) lifts a node, while the same word twice
+    does not count double. Returns the relevance of every node of ``hop``.
     """
     hops = max(hop.values(), default=0)
     balls = {seed: _ball(graph, seed, hops, allowed) for seed in seeds}
-    counted = len(parts) if words is None else words
     relevance = dict.fromkeys(hop, 0.0)
-    matched = dict.fromkeys(hop, 0)
-    for i, part in enumerate(parts):
-        for node, value in _carried(part, seeds, balls).items():
+    for part in parts:
+        best = dict(part)
+        for seed in seeds:
+            value = part.get(seed, 0.0)
+            if value <= 0.0:
+                continue
+            for other, distance in balls[seed].items():
+                carried = value * HOP_DECAY**distance
+                if carried > best.get(other, 0.0):
+                    best[other] = carried
+        for node, value in best.items():
             if node in relevance:
                 relevance[node] += value
-                matched[node] += i < counted and value > 0.0
-    if counted < 2 or COVERAGE_EXPONENT <= 0:
-        return relevance
-    return {node: value * (matched[node] / counted) ** COVERAGE_EXPONENT
-            for node, value in relevance.items()}  # fmt: skip
-
-
-def _carried(
-    part: Mapping[str, float], seeds: Sequence[str], balls: Mapping[str, Mapping[str, int]]
-) -> dict[str, float]:
-    """One group's score per node: the best of its own and the decayed scores of seeds."""
-    best = dict(part)
-    for seed in seeds:
-        value = part.get(seed, 0.0)
-        if value <= 0.0:
-            continue
-        for other, distance in balls[seed].items():
-            carried = value * HOP_DECAY**distance
-            if carried > best.get(other, 0.0):
-                best[other] = carried
-    return best
+    return relevance
 
 
 def _ball(

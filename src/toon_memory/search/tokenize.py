@@ -49,8 +49,6 @@ def _re(name: str) -> re.Pattern[str]:
     return re.compile(_PATTERNS[name])
 
 
-#: Adjacent query words also ask for their compound (``query_groups``).
-COMPOUNDS = True
 _SNOWBALL = {
     "en": "english", "es": "spanish", "pt": "portuguese", "fr": "french", "de": "german",
     "ru": "russian", "el": "greek",
@@ -182,9 +180,7 @@ def query_groups(text: str) -> list[tuple[str, ...]]:
     """Query terms grouped per word, duplicates removed, order kept.
 
     Question filler (``QUERY_FILLER``: "what *kind* of", "how *often*") is
-    dropped unless nothing else would remain. With ``COMPOUNDS``, the groups
-    of two adjacent words also hold the stem of the two written as one
-    ("road trip" also asks for "roadtrip", "time out" for "timeout").
+    dropped unless nothing else would remain.
     """
     lang = detect_language(text)
     seen: set[tuple[str, ...]] = set()
@@ -197,23 +193,7 @@ def query_groups(text: str) -> list[tuple[str, ...]]:
                 folded = fold(word)
                 is_filler = folded in QUERY_FILLER["en"] or folded in QUERY_FILLER[lang]
                 (filler if is_filler else out).append(group)
-    return _with_compounds(text, lang, out or filler) if COMPOUNDS else out or filler
-
-
-def _with_compounds(text: str, lang: str, groups: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
-    """``groups`` with, in the group of each of two adjacent alphabetic words, their compound."""
-    extra: dict[tuple[str, ...], list[str]] = {}
-    previous: tuple[str, tuple[str, ...]] | None = None
-    for word in words(text):
-        found = _word_groups(word, lang) if word.isalpha() and not _re("cjk").match(word) else ()
-        current = (word, found[0]) if found else None
-        if previous is not None and current is not None:
-            joined = _stems(previous[0] + word, lang)
-            for group in (previous[1], current[1]):
-                extra.setdefault(group, []).extend(joined)
-        previous = current
-    return [(*group, *(t for t in dict.fromkeys(extra.get(group, ())) if t not in group))
-            for group in groups]  # fmt: skip
+    return out or filler
 
 
 _SCRIPTS: tuple[str, ...] = ("cjk", "cyrillic", "greek", "arabic", "hebrew", "devanagari", "thai")
