@@ -37,14 +37,19 @@ def project(tmp_path: Path) -> Path:
 
 def run_cli(*args: str, project: Path | None = None, check: bool = False,
             env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:  # fmt: skip
-    """Run the real ``toon-memory`` CLI in a subprocess."""
+    """Run the real ``toon-memory`` CLI in a subprocess.
+
+    Output is read as UTF-8 with ``surrogateescape``: the CLI prints a file name that is
+    not UTF-8 with its own bytes (``cli.context.printable``), as other Unix tools do.
+    """
     full_env = dict(os.environ)
     if project is not None:
         full_env["TOON_MEMORY_PROJECT"] = str(project)
     full_env.update(env or {})
     done = subprocess.run(
         [sys.executable, "-m", "toon_memory", *args], stdin=subprocess.DEVNULL,
-        capture_output=True, text=True, env=full_env, timeout=timeout, check=False,
+        capture_output=True, text=True, encoding="utf-8", errors="surrogateescape", env=full_env,
+        timeout=timeout, check=False,
     )  # fmt: skip
     if check and done.returncode != 0:
         raise AssertionError(f"exit {done.returncode}\nstdout:{done.stdout}\nstderr:{done.stderr}")

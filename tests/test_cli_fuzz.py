@@ -193,3 +193,12 @@ def test_fuzz_cli_subprocess(fuzz_root: Path) -> None:
         _check(args, done.returncode, done.stderr, before, fuzz_root)
 
     run()
+
+
+def test_a_file_name_that_is_not_utf8_is_printed_with_its_own_bytes(fuzz_root: Path) -> None:
+    """Found by the fuzz: ``export caf\\xe9.json`` writes that file and names it byte for byte."""
+    target = str(fuzz_root / "caf\udce9.json")
+    done = run_cli("export", target, project=fuzz_root)
+    assert done.returncode == 0, done.stderr
+    assert target in done.stdout and os.path.isfile(os.fsencode(target))
+    os.remove(os.fsencode(target))

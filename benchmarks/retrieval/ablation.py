@@ -1,4 +1,4 @@
-"""Each idea of recall round 2 measured alone: gold dev/test, cross-language slice, LoCoMo.
+"""Each idea of recall rounds 2 and 3 measured alone: gold dev/test, cross-language slice, LoCoMo.
 
 Run: ``python -m benchmarks.retrieval.ablation [--locomo-split dev|held-out|all]``.
 Every row turns one idea off (or, for the cognate rows, a prototype on) and
@@ -35,8 +35,10 @@ from typing import Any
 from benchmarks.retrieval import gold_eval, locomo
 from benchmarks.retrieval.common import mrr_at, ndcg_at, print_table, recall_at
 from toon_memory.model import Entry
-from toon_memory.search import Engine, RecallOptions, crosslang, temporal
+from toon_memory.search import Engine, RecallOptions, compounds, crosslang, signals, temporal
+from toon_memory.search import intent as intent_module
 from toon_memory.search import pipeline as pipeline_module
+from toon_memory.search import tokenize as tokenize_module
 from toon_memory.search.corpus import entry_fields
 from toon_memory.search.tokenize import detect_language
 
@@ -58,6 +60,25 @@ def no_intent() -> Iterator[None]:
     original = pipeline_module.read_intent
     with patched(pipeline_module, "read_intent",
                  lambda o, today: original(replace(o, intent=False), today)):  # fmt: skip
+        yield
+
+
+@contextmanager
+def no_compounds() -> Iterator[None]:
+    tokenize_module._compound_groups.cache_clear()
+    with patched(compounds, "MIN_PART", 1_000):
+        yield
+    tokenize_module._compound_groups.cache_clear()
+
+
+@contextmanager
+def no_round3_intents() -> Iterator[None]:
+    """Without "before <period>", earliest/first, "most recent" and "at first"."""
+    with patched(intent_module, "_BEFORE", frozenset()), \
+            patched(intent_module, "EARLIEST", {}), \
+            patched(intent_module, "_FIRST", frozenset()), \
+            patched(intent_module, "_LATEST_PAIRS", frozenset()), \
+            patched(intent_module, "_HISTORY_PAIRS", frozenset()):  # fmt: skip
         yield
 
 
@@ -165,7 +186,10 @@ def locomo_r5(names: tuple[str, ...]) -> float:
 def variants(entries: list[Entry]) -> dict[str, list[Any]]:
     """Row name -> context managers that make it (applied together)."""
     return {
-        "round 2 (all on)": [],
+        "all on (round 3)": [],
+        "- round 3 intents": [no_round3_intents()],
+        "- German compounds": [no_compounds()],
+        "- named file": [patched(signals, "NAMED_FILE_FACTOR", 1.0)],
         "- lexicon": [patched(crosslang, "TRANSLATION_WEIGHT", 0.0)],
         "- temporal intent": [no_intent()],
         "- period preference": [patched(temporal, "PERIOD_WEIGHT", 0.0)],
