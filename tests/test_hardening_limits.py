@@ -47,6 +47,16 @@ def hang_guard(seconds: int = 60) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+def test_recall_of_a_pathological_query_finishes(project: Path) -> None:
+    """The named-file scan of a query (``search.paths.named_paths``) stays linear."""
+    memory = Memory(project)
+    memory.remember("knowledge", "dhl", "DHL returns local times.", file="src/carriers/dhl.py")
+    with hang_guard():
+        for query in ("a." * 4_000, "x" * 8_000, "x" * 8_000 + ".py src/carriers/dhl.py"):
+            memory.recall(query)
+    assert memory.recall("before editing src/carriers/dhl.py").entries[0].key == "dhl"
+
+
 def _config(project: Path, settings: dict[str, object]) -> None:
     path = MemoryPaths.for_project(project).config
     path.parent.mkdir(parents=True, exist_ok=True)

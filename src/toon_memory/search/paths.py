@@ -44,14 +44,24 @@ def _step(text: str) -> str:
 
 
 #: A word naming a file: it has a slash, or ends in a dot and a short extension that starts with a
-#: letter ("src/a.py", "dhl.py:10", "docs\\runbook.md"; not "3.12").
-_NAMED = re.compile(r"[\w.\-/\\]*(?:[/\\][\w.\-]+|\.[A-Za-z][A-Za-z0-9]{0,5})(?::\d+(?:-\d+)?)*")
+#: letter ("src/a.py", "dhl.py:10", "docs\\runbook.md"; not "3.12"). Words are cut at blanks
+#: and quotes first, and each is matched whole: linear in the text, whatever it holds.
+_WORD = re.compile(r"[^\s\"'`()<>,;]+")
+_NAMED = re.compile(r"[\w.\-/\\]*(?:[/\\][\w.\-]*|\.[A-Za-z][A-Za-z0-9]{0,5})(?::\d+(?:-\d+)?)*")
+#: Queries are short; a longer text is read up to here (a path further on is not looked for).
+NAMED_SCAN_CHARS = 2_000
 
 
 def named_paths(text: str) -> frozenset[str]:
     """The normalised paths a query names (``"before editing src/a.py:10"`` -> ``{"src/a.py"}``)."""
-    found = (normalise_path(m.group(0)) for m in _NAMED.finditer(text) if m.group(0))
-    return frozenset(path for path in found if path.strip("./"))
+    found: set[str] = set()
+    for word in _WORD.findall(text[:NAMED_SCAN_CHARS]):
+        word = word.rstrip(".:!?")
+        if ("/" in word or "\\" in word or "." in word) and _NAMED.fullmatch(word):
+            path = normalise_path(word)
+            if path.strip("./"):
+                found.add(path)
+    return frozenset(found)
 
 
 def names_file(file: str, named: frozenset[str]) -> bool:

@@ -101,7 +101,8 @@ def rank_entries(
         hop, via, total = dict.fromkeys(relevance, -1), {}, len(relevance)
     families = family_of(o.query) if o.query else ""
     session = frozenset(map(normalise_path, session_files)) if o.session_bias else frozenset()
-    ctx = Context(o, today, session, families, named_paths(o.query) if o.query else frozenset())
+    named = named_paths(o.query) if o.query and o.intent else frozenset()
+    ctx = Context(o, today, session, families, named)
     scores = _fuse(corpus, relevance, hop, ctx, total)
     for node in sorted(corpus.pinned):
         if node not in scores and allowed(node):
