@@ -300,3 +300,11 @@ def test_cli_subprocess_on_huge_ttl_has_no_traceback(project: Path) -> None:
                    project=project)  # fmt: skip
     assert done.returncode == 2 and done.stderr.startswith("error: ttl: ")
     assert "Traceback" not in done.stderr
+
+
+def test_remember_of_a_long_german_word_finishes(project: Path) -> None:
+    """German compound splitting (``search.compounds``) is bounded per word."""
+    memory = Memory(project)
+    with hang_guard():
+        memory.remember("knowledge", "de-long", "Die Datenbank ist " + "speicher" * 7_000 + ".")
+    assert memory.recall("Datenbank").entries[0].key == "de-long"

@@ -63,3 +63,8 @@ def test_a_german_query_compound_asks_for_its_parts() -> None:
         entry("token-bucket", "We use a library for token buckets."),
     ])  # fmt: skip
     assert recall(engine, "Wie lange leben Zugriffstoken?").keys[0] == "token-lifetime"
+
+
+def test_overlong_words_are_not_split() -> None:
+    assert parts("speicher" * 8 + "limit") == ()
+    assert "limit" not in document_terms("Das " + "speicher" * 8 + "limit ist hoch.", "de")

@@ -5,7 +5,7 @@ that never raises; it returns ``()`` or exactly two parts of at least
 ``MIN_PART`` letters whose concatenation, with at most one linking element
 (``s``, ``es``, ``n``, ``en``) between them, is the word, and at least one
 part is a word of the lexicon (``search.lexicon``, any of its languages).
-A known word is never split. Preference: both parts known (``kundenschlüssel``
+A known word is never split, nor a word over ``MAX_WORD`` letters. Preference: both parts known (``kundenschlüssel``
 -> ``kunde`` + ``schlussel``), else the longest known head of 5+ letters
 (``speicherlimit``), else a known tail of 5+ letters (``sendungsnummer`` ->
 ``sendung`` + ``nummer``).
@@ -22,6 +22,9 @@ from __future__ import annotations
 from functools import cache
 
 MIN_PART = 4
+#: Longer words are not split (German's longest real compounds are about 60 letters); keeps
+#: the work per word bounded, whatever a text holds.
+MAX_WORD = 64
 LINKS: tuple[str, ...] = ("es", "en", "s", "n")
 
 
@@ -34,7 +37,7 @@ def _known() -> frozenset[str]:
 
 def parts(word: str) -> tuple[str, ...]:
     """The head and tail of compound ``word`` (folded, lower case), or ``()``."""
-    if len(word) < 2 * MIN_PART or not word.isalpha():
+    if not 2 * MIN_PART <= len(word) <= MAX_WORD or not word.isalpha():
         return ()
     known = _known()
     if word in known:
