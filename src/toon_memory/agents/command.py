@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +32,8 @@ class ServerCommand:
     @classmethod
     def installed(cls, python: str | None = None) -> ServerCommand:
         """The ``toon-memory`` next to the running interpreter, else ``python -m toon_memory``."""
+        import shutil  # the installer only: hooks import this module for HOOK_ACTIONS
+
         interpreter = Path(python or sys.executable).absolute()
         folders = [interpreter.parent, interpreter.parent / "Scripts"]
         for folder in folders:
@@ -54,6 +54,8 @@ class ServerCommand:
         """The shell line of a hook: ``<program> hook <action>``, quoted for the shell."""
         if action not in HOOK_ACTIONS:
             raise ValueError(f"unknown hook action {action!r}")
+        import subprocess
+
         parts = self.argv("hook", action)
         return subprocess.list2cmdline(parts) if windows else shlex.join(parts)
 
