@@ -178,13 +178,19 @@ class Curation:
         return PromoteReport(self._editor.promote(plan_promotion), False)
 
     # -- compress ----------------------------------------------------------
-    def compress(self, key: str, summary: str | None = None) -> CompressResult:
+    def compress(
+        self, key: str, summary: str | None = None, allow_secrets: bool = False
+    ) -> CompressResult:
         """Step 1 (no summary): a summary from a local CLI, else the prompt to run.
 
         Step 2 (summary): it replaces the content; the old version is kept
-        as superseded history (``Memory.history(key)`` shows both).
+        as superseded history (``Memory.history(key)`` shows both). A
+        credential in the summary refuses it unless ``allow_secrets``.
         """
+        from toon_memory.secrets_scan import check_fields
+
         if summary is not None:
+            check_fields({"summary": summary}, allow_secrets)
             return self._apply_summary(key, summary)
         entry = find_entry(self.store.state(), key, "key")
         if not entry.active:

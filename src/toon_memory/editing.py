@@ -282,7 +282,12 @@ class Editor:
 
         return self.store.mutate(apply)
 
-    def tag(self, keys: str | Sequence[str], action: str, tags: object) -> list[Entry]:
+    def tag(
+        self, keys: str | Sequence[str], action: str, tags: object, allow_secrets: bool = False
+    ) -> list[Entry]:
+        from toon_memory.secrets_scan import check_fields
+
+        check_fields({"tags": tags}, allow_secrets)
         if action not in TAG_ACTIONS:
             raise InputError("action", f"must be one of {', '.join(TAG_ACTIONS)}; got {action!r}")
         names, wanted = split_list(keys, " ,;"), split_list(tags, ";,")
@@ -307,9 +312,12 @@ class Editor:
 
         return self.store.mutate(apply)
 
-    def save_summary(self, file: str, text: str) -> Summary:
+    def save_summary(self, file: str, text: str, allow_secrets: bool = False) -> Summary:
+        from toon_memory.secrets_scan import check_fields
+
         if not str(text).strip():
             raise InputError("text", "must not be empty")
+        check_fields({"file": file, "text": text}, allow_secrets)
         saved = Summary(file, str(text), today().isoformat())
         self.store.mutate(
             lambda state: ([journal.put_summary(file, saved.summary, saved.date)], None)
