@@ -152,7 +152,7 @@ class Editor:
     def forget(self, id_or_key: str, action: str, new_key: str) -> Entry:
         if action not in FORGET_ACTIONS:
             raise InputError(
-                "action", f"must be one of {', '.join(FORGET_ACTIONS)}; got {action!r}"
+                "action", f"must be one of {', '.join(FORGET_ACTIONS)}; got {quote(action)}"
             )
         if action == "supersede" and not str(new_key or "").strip():
             raise InputError("new_key", "is required when action is 'supersede'")
@@ -195,7 +195,7 @@ class Editor:
             self.store.write_archive([e for e in archived if e.id != entry.id])
         clash = state.by_key(entry.key)
         if clash is not None and clash.id != entry.id:
-            raise InputError("id_or_key", f"key {entry.key!r} is already active as {clash.id}")
+            raise InputError("id_or_key", f"key {quote(entry.key)} is already active as {clash.id}")
         entry.status, entry.superseded_on, entry.updated = "active", "", now_iso()
         return [journal.put(state.persisted_row(entry))], entry
 
@@ -267,7 +267,7 @@ class Editor:
         def apply(state: State) -> Change[tuple[Entry, Entry | None]]:
             entry = find_entry(state, id_or_key, field)
             if not entry.active:
-                raise InputError(field, f"{entry.key!r} is {entry.status}; restore it first")
+                raise InputError(field, f"{quote(entry.key)} is {entry.status}; restore it first")
             if entry.content == content:
                 return [], (entry.copy(), None)
             new = entry.copy(content=content, date=today().isoformat(), updated=now_iso())
@@ -289,7 +289,9 @@ class Editor:
 
         check_fields({"tags": tags}, allow_secrets)
         if action not in TAG_ACTIONS:
-            raise InputError("action", f"must be one of {', '.join(TAG_ACTIONS)}; got {action!r}")
+            raise InputError(
+                "action", f"must be one of {', '.join(TAG_ACTIONS)}; got {quote(action)}"
+            )
         names, wanted = split_list(keys, " ,;"), split_list(tags, ";,")
         if not names:
             raise InputError("keys", "must name at least one entry")

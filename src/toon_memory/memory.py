@@ -21,7 +21,7 @@ from toon_memory.clock import is_expired, resolve_since, today
 from toon_memory.config import Config, load_config
 from toon_memory.context.limits import DEFAULT_BUDGET_TOKENS
 from toon_memory.editing import Editor, find_entry
-from toon_memory.errors import InputError, NotFoundError
+from toon_memory.errors import InputError, NotFoundError, quote
 from toon_memory.maintenance import Checkpoint, InitResult, Maintenance
 from toon_memory.model import Entry, EntryMap, Summary
 from toon_memory.recalling import PRIMER_TOP, Primer, Recaller
@@ -302,7 +302,7 @@ class Memory:
         if limit is not None and (
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
         ):
-            raise InputError("limit", f"must be a whole number of at least 1; got {limit!r}")
+            raise InputError("limit", f"must be a whole number of at least 1; got {quote(limit)}")
         return rules.check_text(text, field, self.config.limits, "query_bytes")
 
     def graph_path(self, from_key: str, to_key: str) -> list[Entry]:

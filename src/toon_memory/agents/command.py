@@ -16,6 +16,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from toon_memory.errors import quote
+
 HOOK_ACTIONS = ("session-start", "post-tool", "stop")
 _OURS = re.compile(
     r"(?:toon-memory(?:\.exe)?['\"]?|-m\s+toon_memory)\s+hook\s+(?:session-start|post-tool|stop)\b"
@@ -53,7 +55,7 @@ class ServerCommand:
     def hook_line(self, action: str, windows: bool = sys.platform.startswith("win")) -> str:
         """The shell line of a hook: ``<program> hook <action>``, quoted for the shell."""
         if action not in HOOK_ACTIONS:
-            raise ValueError(f"unknown hook action {action!r}")
+            raise ValueError(f"unknown hook action {quote(action)}")
         import subprocess
 
         parts = self.argv("hook", action)

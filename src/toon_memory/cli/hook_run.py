@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toon_memory.errors import quote
+
 if TYPE_CHECKING:
     from toon_memory.agents import HookEvent
     from toon_memory.memory import Memory
@@ -117,7 +119,9 @@ def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes
     from toon_memory.store.processes import agent_pid
 
     if action not in HOOK_ACTIONS:
-        raise InputError("action", f"expected one of {', '.join(HOOK_ACTIONS)}, got {action!r}")
+        raise InputError(
+            "action", f"expected one of {', '.join(HOOK_ACTIONS)}, got {quote(action)}"
+        )
     agent = (agent_opt or agent_from_env(os.environ)).strip().lower()
     event = parse_hook_payload(raw, agent or None)
     agent = agent or agent_from_payload(event.raw)
