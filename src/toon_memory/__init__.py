@@ -31,8 +31,8 @@ if TYPE_CHECKING:
         SyncError,
         ToonMemoryError,
     )
-    from toon_memory.maintenance import InitResult
-    from toon_memory.memory import Checkpoint, Memory
+    from toon_memory.maintenance import Checkpoint, InitResult
+    from toon_memory.memory import Memory
     from toon_memory.model import CATEGORIES, FIELDS, Entry, Summary
     from toon_memory.recalling import Primer
     from toon_memory.remember import RememberResult
@@ -50,7 +50,7 @@ _WHERE: dict[str, str] = {
     "EncryptionError": "errors",
     "ArchiveResult": "archiving",
     "CATEGORIES": "model",
-    "Checkpoint": "memory",
+    "Checkpoint": "maintenance",
     "CorruptFileError": "errors",
     "Diff": "changes",
     "Entry": "model",

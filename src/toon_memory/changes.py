@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toon_memory.errors import InputError
+from toon_memory.errors import InputError, quote
 from toon_memory.model import DIFF_TYPES, Entry
 
 
@@ -34,7 +34,7 @@ class Diff:
 def diff_entries(entries: Iterable[Entry], since: str, kind: str = "all") -> Diff:
     """The changes among ``entries`` since the day ``since``; ``kind``: all, created, updated."""
     if kind not in DIFF_TYPES:
-        raise InputError("type", f"must be one of {', '.join(DIFF_TYPES)}; got {kind!r}")
+        raise InputError("type", f"must be one of {', '.join(DIFF_TYPES)}; got {quote(kind)}")
     result = Diff(since)
     for entry in entries:
         if entry.created[:10] >= since:

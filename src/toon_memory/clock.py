@@ -28,7 +28,9 @@ def today() -> date:
         try:
             return date.fromisoformat(fixed)
         except ValueError:
-            raise InputError("TOON_MEMORY_TODAY", f"expected YYYY-MM-DD, got {fixed!r}") from None
+            raise InputError(
+                "TOON_MEMORY_TODAY", f"expected YYYY-MM-DD, got {quote(fixed)}"
+            ) from None
     return datetime.now(timezone.utc).date()
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toon_memory.errors import FIX_ADVICE, CorruptFileError
+from toon_memory.errors import FIX_ADVICE, CorruptFileError, quote
 from toon_memory.store.atomic import write_atomic
 from toon_memory.store.jsonfile import read_json_object
 
@@ -125,13 +125,13 @@ def _whole(value: Any, path: Path, key: str) -> int:
         return 0
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise CorruptFileError(
-            path, None, f"{key} must be a whole number; got {value!r}", FIX_ADVICE
+            path, None, f"{key} must be a whole number; got {quote(value)}", FIX_ADVICE
         )
     try:
         number = int(value)
     except ValueError:
         raise CorruptFileError(
-            path, None, f"{key} must be a whole number; got {value!r}", FIX_ADVICE
+            path, None, f"{key} must be a whole number; got {quote(value)}", FIX_ADVICE
         ) from None
     if number < 0:
         raise CorruptFileError(path, None, f"{key} must be 0 or more; got {number}", FIX_ADVICE)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toon_memory.editing import Editor, find_entry
-from toon_memory.errors import InputError
+from toon_memory.errors import InputError, quote
 from toon_memory.model import CONSOLIDATE_MODES, Entry
 from toon_memory.recalling import Recaller
 from toon_memory.store.store import Store
@@ -102,7 +102,9 @@ def check_mode(mode: object) -> str:
     """A consolidation mode (case and spaces forgiven), or InputError naming ``mode``."""
     text = str(mode if mode is not None else "identical").strip().lower()
     if text not in CONSOLIDATE_MODES:
-        raise InputError("mode", f"must be one of {', '.join(CONSOLIDATE_MODES)}; got {mode!r}")
+        raise InputError(
+            "mode", f"must be one of {', '.join(CONSOLIDATE_MODES)}; got {quote(mode)}"
+        )
     return text
 
 
@@ -115,7 +117,7 @@ def check_flag(value: object, field: str) -> bool:
         return True
     if text in ("false", "0", "no"):
         return False
-    raise InputError(field, f"expected true or false; got {value!r}")
+    raise InputError(field, f"expected true or false; got {quote(value)}")
 
 
 class Curation:
@@ -178,17 +180,23 @@ class Curation:
         return PromoteReport(self._editor.promote(plan_promotion), False)
 
     # -- compress ----------------------------------------------------------
-    def compress(self, key: str, summary: str | None = None) -> CompressResult:
+    def compress(
+        self, key: str, summary: str | None = None, allow_secrets: bool = False
+    ) -> CompressResult:
         """Step 1 (no summary): a summary from a local CLI, else the prompt to run.
 
         Step 2 (summary): it replaces the content; the old version is kept
-        as superseded history (``Memory.history(key)`` shows both).
+        as superseded history (``Memory.history(key)`` shows both). A
+        credential in the summary refuses it unless ``allow_secrets``.
         """
+        from toon_memory.secrets_scan import check_fields
+
         if summary is not None:
+            check_fields({"summary": summary}, allow_secrets)
             return self._apply_summary(key, summary)
         entry = find_entry(self.store.state(), key, "key")
         if not entry.active:
-            raise InputError("key", f"{entry.key!r} is {entry.status}; restore it first")
+            raise InputError("key", f"{quote(entry.key)} is {entry.status}; restore it first")
         return self._suggest(entry.copy())
 
     def _apply_summary(self, key: str, summary: str) -> CompressResult:

@@ -152,7 +152,7 @@ class Editor:
     def forget(self, id_or_key: str, action: str, new_key: str) -> Entry:
         if action not in FORGET_ACTIONS:
             raise InputError(
-                "action", f"must be one of {', '.join(FORGET_ACTIONS)}; got {action!r}"
+                "action", f"must be one of {', '.join(FORGET_ACTIONS)}; got {quote(action)}"
             )
         if action == "supersede" and not str(new_key or "").strip():
             raise InputError("new_key", "is required when action is 'supersede'")
@@ -195,7 +195,7 @@ class Editor:
             self.store.write_archive([e for e in archived if e.id != entry.id])
         clash = state.by_key(entry.key)
         if clash is not None and clash.id != entry.id:
-            raise InputError("id_or_key", f"key {entry.key!r} is already active as {clash.id}")
+            raise InputError("id_or_key", f"key {quote(entry.key)} is already active as {clash.id}")
         entry.status, entry.superseded_on, entry.updated = "active", "", now_iso()
         return [journal.put(state.persisted_row(entry))], entry
 
@@ -267,7 +267,7 @@ class Editor:
         def apply(state: State) -> Change[tuple[Entry, Entry | None]]:
             entry = find_entry(state, id_or_key, field)
             if not entry.active:
-                raise InputError(field, f"{entry.key!r} is {entry.status}; restore it first")
+                raise InputError(field, f"{quote(entry.key)} is {entry.status}; restore it first")
             if entry.content == content:
                 return [], (entry.copy(), None)
             new = entry.copy(content=content, date=today().isoformat(), updated=now_iso())
@@ -282,9 +282,16 @@ class Editor:
 
         return self.store.mutate(apply)
 
-    def tag(self, keys: str | Sequence[str], action: str, tags: object) -> list[Entry]:
+    def tag(
+        self, keys: str | Sequence[str], action: str, tags: object, allow_secrets: bool = False
+    ) -> list[Entry]:
+        from toon_memory.secrets_scan import check_fields
+
+        check_fields({"tags": tags}, allow_secrets)
         if action not in TAG_ACTIONS:
-            raise InputError("action", f"must be one of {', '.join(TAG_ACTIONS)}; got {action!r}")
+            raise InputError(
+                "action", f"must be one of {', '.join(TAG_ACTIONS)}; got {quote(action)}"
+            )
         names, wanted = split_list(keys, " ,;"), split_list(tags, ";,")
         if not names:
             raise InputError("keys", "must name at least one entry")
@@ -307,9 +314,12 @@ class Editor:
 
         return self.store.mutate(apply)
 
-    def save_summary(self, file: str, text: str) -> Summary:
+    def save_summary(self, file: str, text: str, allow_secrets: bool = False) -> Summary:
+        from toon_memory.secrets_scan import check_fields
+
         if not str(text).strip():
             raise InputError("text", "must not be empty")
+        check_fields({"file": file, "text": text}, allow_secrets)
         saved = Summary(file, str(text), today().isoformat())
         self.store.mutate(
             lambda state: ([journal.put_summary(file, saved.summary, saved.date)], None)

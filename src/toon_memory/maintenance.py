@@ -8,12 +8,17 @@ init only creates what is missing and merges into config.json.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toon_memory.errors import ToonMemoryError
 from toon_memory.store.oserrors import explain
 from toon_memory.store.store import Store
+
+if TYPE_CHECKING:
+    from toon_memory.remember import RememberResult
 
 
 @dataclass(frozen=True)
@@ -23,6 +28,14 @@ class InitResult:
     folder: Path
     vocab: list[str]
     gitignore: bool = False
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A restorable backup and the 7-day knowledge entry that names it."""
+
+    backup: Path
+    remembered: RememberResult
 
 
 class Maintenance:
@@ -52,6 +65,31 @@ class Maintenance:
         from toon_memory.store.backups import create_backup
 
         return create_backup(self.store)
+
+    def checkpoint(
+        self, note: str, allow_secrets: bool, remember: Callable[..., RememberResult]
+    ) -> Checkpoint:
+        """A backup, then ``remember`` of a 7-day knowledge entry naming it, the active count
+        and ``note``; a credential in the note (unless ``allow_secrets``) writes neither."""
+        from toon_memory.clock import file_stamp, today
+        from toon_memory.config import load_config
+        from toon_memory.remember import check_text
+        from toon_memory.secrets_scan import check_fields
+        from toon_memory.stats import compute_stats
+
+        extra = check_text(note, "note", load_config(self.paths.config).limits).strip()
+        check_fields({"note": extra}, allow_secrets)
+        path = self.backup()
+        entries = self.store.state().entries.values()
+        active = compute_stats(entries, today(), len(self.store.read_archive())).active
+        stamp = file_stamp()[:15]
+        content = (
+            f"Checkpoint {stamp}: {active} active entries; backup {path.name} "
+            f"(toon-memory restore --from {path})." + (f" {extra}" if extra else "")
+        )
+        remembered = remember("knowledge", f"checkpoint-{stamp}", content, tags="checkpoint",
+                              ttl="7d", allow_secrets=allow_secrets)  # fmt: skip
+        return Checkpoint(path, remembered)
 
     def backups(self) -> list[Path]:
         from toon_memory.store.backups import list_backups

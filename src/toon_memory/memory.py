@@ -11,19 +11,18 @@ store and the parts that act on it (``Recaller``, ``Editor``,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toon_memory import remember as rules
 from toon_memory.changes import Diff, diff_entries
-from toon_memory.clock import file_stamp, is_expired, resolve_since, today
+from toon_memory.clock import is_expired, resolve_since, today
 from toon_memory.config import Config, load_config
 from toon_memory.context.limits import DEFAULT_BUDGET_TOKENS
 from toon_memory.editing import Editor, find_entry
-from toon_memory.errors import InputError, NotFoundError
-from toon_memory.maintenance import InitResult, Maintenance
+from toon_memory.errors import InputError, NotFoundError, quote
+from toon_memory.maintenance import Checkpoint, InitResult, Maintenance
 from toon_memory.model import Entry, EntryMap, Summary
 from toon_memory.recalling import PRIMER_TOP, Primer, Recaller
 from toon_memory.stats import Stats, compute_stats
@@ -52,14 +51,6 @@ def _index_version() -> str:
     from toon_memory.search import INDEX_VERSION
 
     return str(INDEX_VERSION)
-
-
-@dataclass(frozen=True)
-class Checkpoint:
-    """A restorable backup and the 7-day knowledge entry that names it."""
-
-    backup: Path
-    remembered: RememberResult
 
 
 class Memory:
@@ -196,19 +187,26 @@ class Memory:
         """Remove an entry's pin."""
         return self._editor.update(key, "key", lambda e: setattr(e, "priority", 0))
 
-    def tag(self, keys: str | Sequence[str], action: str, tags: object) -> list[Entry]:
-        """Add, remove or set tags on entries given by key or id."""
-        return self._editor.tag(keys, action, tags)
+    def tag(
+        self, keys: str | Sequence[str], action: str, tags: object, allow_secrets: bool = False
+    ) -> list[Entry]:
+        """Add, remove or set tags on entries given by key or id (no credential in a tag
+        unless ``allow_secrets``)."""
+        return self._editor.tag(keys, action, tags, allow_secrets)
 
-    def summary(self, file: str, text: str | None = None) -> Summary | None:
-        """Save a file's summary (with ``text``) or get it (without)."""
+    def summary(
+        self, file: str, text: str | None = None, allow_secrets: bool = False
+    ) -> Summary | None:
+        """Save a file's summary (with ``text``, no credential in it unless ``allow_secrets``)
+        or get it (without)."""
         limits = self.config.limits
         name = rules.check_text(file, "file", limits, "file_chars").strip()
         if not name:
             raise InputError("file", "must not be empty")
         if text is None:
             return self.store.state().summaries.get(name)
-        return self._editor.save_summary(name, rules.check_text(text, "text", limits))
+        text = rules.check_text(text, "text", limits)
+        return self._editor.save_summary(name, text, allow_secrets)
 
     def archive(self, older_than_days: int | None = None) -> ArchiveResult:
         """Move stale, expired and (beyond the cap) least useful entries to archive.toon.
@@ -217,28 +215,21 @@ class Memory:
         """
         return self._editor.archive(older_than_days)
 
-    def checkpoint(self, note: str = "") -> Checkpoint:
-        """A restorable backup, and a 7-day knowledge entry that names it and the state."""
-        extra = rules.check_text(note, "note", self.config.limits).strip()
-        path = self.backup()
-        active = self.stats().active
-        stamp = file_stamp()[:15]
-        content = (
-            f"Checkpoint {stamp}: {active} active entries; backup {path.name} "
-            f"(toon-memory restore --from {path})." + (f" {extra}" if extra else "")
-        )
-        remembered = self.remember(
-            "knowledge", f"checkpoint-{stamp}", content, tags="checkpoint", ttl="7d"
-        )
-        return Checkpoint(path, remembered)
+    def checkpoint(self, note: str = "", allow_secrets: bool = False) -> Checkpoint:
+        """A restorable backup, and a 7-day knowledge entry that names it and the state (no
+        credential in ``note`` unless ``allow_secrets``: then neither is written)."""
+        return self._upkeep.checkpoint(note, allow_secrets, self.remember)
 
     def session_state(
         self, action: str = "show", field: str | None = None,
-        value: str | list[str] | tuple[str, ...] | None = None,
+        value: str | list[str] | tuple[str, ...] | None = None, allow_secrets: bool = False,
     ) -> dict[str, Any]:  # fmt: skip
-        """SESSION-STATE.json at the project root: show, or set/add/clear a field."""
+        """SESSION-STATE.json at the project root: show, or set/add/clear a field (no
+        credential in ``value`` unless ``allow_secrets``)."""
+        from toon_memory.secrets_scan import check_fields
         from toon_memory.store.session_state import apply_action
 
+        check_fields({"value": value if action in ("set", "add") else None}, allow_secrets)
         return apply_action(self.root, action, field, value)
 
     # -- recall ----------------------------------------------------------
@@ -311,7 +302,7 @@ class Memory:
         if limit is not None and (
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
         ):
-            raise InputError("limit", f"must be a whole number of at least 1; got {limit!r}")
+            raise InputError("limit", f"must be a whole number of at least 1; got {quote(limit)}")
         return rules.check_text(text, field, self.config.limits, "query_bytes")
 
     def graph_path(self, from_key: str, to_key: str) -> list[Entry]:

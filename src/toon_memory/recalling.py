@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from toon_memory.clock import today
 from toon_memory.errors import InputError
 from toon_memory.model import Entry
-from toon_memory.project.git import session_files
+from toon_memory.project.git import session_files, start_session_files
 from toon_memory.store.paths import STORE_DIR
 
 if TYPE_CHECKING:
@@ -112,9 +112,10 @@ class Recaller:
         from toon_memory.search import RecallOptions
         from toon_memory.search.options import MAX_LIMIT
 
+        files_later = start_session_files(self.root)  # git runs while the index loads
         engine = self.engine()
         counts = engine.category_counts()
-        files = self._session(True)
+        files = files_later()
         wanted = max(1, min(sum(counts.values()), MAX_LIMIT))
         ranked = engine.recall(
             RecallOptions(limit=wanted, session_bias=True), today=today(), session_files=files

@@ -228,11 +228,11 @@ def _links_of(links: list[str], content: str) -> list[str]:
         if sep and kind not in LINK_TYPES and _LINK_KIND.match(kind):
             raise InputError(
                 "links",
-                f"unknown link type {kind!r} in {link!r}: use {', '.join(LINK_TYPES)} "
-                f"(a key that holds ':' is written relates:{link})",
+                f"unknown link type {quote(kind)} in {quote(link)}: use {', '.join(LINK_TYPES)} "
+                "(a key that holds ':' is written relates:<key>)",
             )
         if sep and kind in LINK_TYPES and not target.strip():
-            raise InputError("links", f"{link!r} names no key after '{kind}:'")
+            raise InputError("links", f"{quote(link)} names no key after '{kind}:'")
     for target in _WIKI.findall(content):
         target = target.strip()
         if target and target not in found:

@@ -202,6 +202,16 @@ def check_entry(entry: Entry, allow_secrets: bool = False) -> None:
         raise refusal(findings)
 
 
+def check_fields(fields: Mapping[str, object], allow_secrets: object = False) -> None:
+    """The write-path check for text beside an entry (tags, summaries, notes, state values):
+    ``InputError`` naming the first field holding a secret, unless ``allow_secrets``."""
+    if check_allow(allow_secrets):
+        return
+    findings = scan_fields(fields)
+    if findings:
+        raise refusal(findings)
+
+
 def check_allow(value: object) -> bool:
     """The ``allow_secrets`` argument as a bool, or ``InputError``."""
     if not isinstance(value, bool):

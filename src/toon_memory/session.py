@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.clock import now_iso
-from toon_memory.errors import InputError
+from toon_memory.errors import InputError, quote
 
 DEFAULT_WINDOW_MINUTES = 10
 MAX_FILES = 50
@@ -108,7 +108,7 @@ def check_session_id(session_id: str) -> str:
         raise InputError(
             "session_id",
             "expected 1-128 letters, digits, '.', '_' or '-' starting with a letter or digit, "
-            f"got {session_id!r}",
+            f"got {quote(session_id)}",
         )
     return value
 
@@ -118,7 +118,7 @@ def check_window(minutes: object, field_name: str = "window_minutes") -> int:
     try:
         value = int(str(minutes).strip())
     except (TypeError, ValueError):
-        raise InputError(field_name, f"expected whole minutes, got {minutes!r}") from None
+        raise InputError(field_name, f"expected whole minutes, got {quote(minutes)}") from None
     if not 1 <= value <= 1440:
         raise InputError(field_name, f"must be between 1 and 1440 minutes, got {value}")
     return value
@@ -165,7 +165,7 @@ def session_from_dict(data: dict[str, Any]) -> Session:
     """A session from its JSON form; ValueError/InputError when the id or pid is bad."""
     pid = data.get("pid", 0)
     if isinstance(pid, bool) or not isinstance(pid, int):
-        raise ValueError(f"pid: expected a whole number, got {pid!r}")
+        raise ValueError(f"pid: expected a whole number, got {quote(pid)}")
     return Session(
         id=check_session_id(str(data.get("id", ""))),
         agent=str(data.get("agent", "") or ""), branch=str(data.get("branch", "") or ""),

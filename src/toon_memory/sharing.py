@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toon_memory.errors import CorruptFileError, InputError, SyncError
+from toon_memory.errors import CorruptFileError, InputError, SyncError, quote
 from toon_memory.merging import clean_incoming, merge_entries2, merge_entries3, merge_summaries3
 from toon_memory.model import Entry, Summary
 from toon_memory.store import journal
@@ -211,7 +211,7 @@ class Sharing:
         this project's entries after a backup of them. File summaries stay the project's.
         Entries holding a credential are skipped (reported) unless ``allow_secrets``."""
         if not isinstance(merge, bool):
-            raise InputError("merge", f"must be true or false; got {merge!r}")
+            raise InputError("merge", f"must be true or false; got {quote(merge)}")
         source = self._global_store()
         entries = [e.copy() for e in source.state().entries.values()]
         report = SyncReport(str(source.paths.folder), str(self.store.paths.folder),
@@ -256,7 +256,7 @@ class Sharing:
         from toon_memory.store.jsonfile import read_json_object
 
         if not isinstance(public, bool):
-            raise InputError("public", f"must be true or false; got {public!r}")
+            raise InputError("public", f"must be true or false; got {quote(public)}")
         token = find_token()
         if not token:
             raise SyncError(f"no GitHub token: {TOKEN_HELP}")

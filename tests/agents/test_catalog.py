@@ -195,16 +195,18 @@ def test_hooks_run_our_hook_commands(env: dict[str, str], proj: Path) -> None:
     for name in ("claude", "codex", "gemini", "antigravity"):
         assert engine.install(find_agent(name), "project", places, command()).ok
     claude = json.loads((proj / ".claude/settings.json").read_text())["hooks"]
-    assert claude["SessionStart"][0]["hooks"][0]["command"].endswith("hook session-start")
-    assert claude["PostToolUse"][0]["hooks"][0]["command"].endswith("hook post-tool")
-    assert claude["Stop"][0]["hooks"][0]["command"].endswith("hook stop")
+    assert claude["SessionStart"][0]["hooks"][0]["command"].endswith(
+        "hook session-start --agent claude"
+    )
+    assert claude["PostToolUse"][0]["hooks"][0]["command"].endswith("hook post-tool --agent claude")
+    assert claude["Stop"][0]["hooks"][0]["command"].endswith("hook stop --agent claude")
     codex = json.loads((proj / ".codex/hooks.json").read_text())
     assert set(codex) == {"hooks"}
     gemini = json.loads((proj / ".gemini/settings.json").read_text())
     assert set(gemini["hooks"]) == {"SessionStart", "AfterTool", "SessionEnd"}
     assert "toon-memory" in gemini["mcpServers"]
     agy = json.loads((proj / ".agents/hooks.json").read_text())["toon-memory"]
-    assert agy["PreInvocation"][0]["command"].endswith("hook session-start")
+    assert agy["PreInvocation"][0]["command"].endswith("hook session-start --agent antigravity")
 
 
 def test_hooks_are_appended_beside_the_users_own(env: dict[str, str], proj: Path) -> None:
@@ -216,7 +218,9 @@ def test_hooks_are_appended_beside_the_users_own(env: dict[str, str], proj: Path
     settings.write_text(original)
     engine.install(find_agent("claude"), "project", places, command())
     stop = json.loads(settings.read_text())["hooks"]["Stop"]
-    assert [g["hooks"][0]["command"].split()[-1] for g in stop] == ["done", "stop"]
+    assert [g["hooks"][0]["command"].split()[-3:] for g in stop] == [
+        ["say", "done"], ["stop", "--agent", "claude"]
+    ]
     engine.uninstall(find_agent("claude"), "project", places)
     assert settings.read_text() == original
 

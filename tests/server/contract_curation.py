@@ -11,6 +11,6 @@ CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {
     "memory_consolidate": (["mode", "dry_run", "min_quality"], [], {D, I}),
     "memory_reflect": (["limit"], [], {R, I}),
     "memory_promote": (["dry_run"], [], {I}),
-    "memory_compress": (["key", "summary"], ["key"], {D}),
+    "memory_compress": (["key", "summary", "allow_secrets"], ["key"], {D}),
 }
 DATA_TOOLS: set[str] = {"memory_reflect"}

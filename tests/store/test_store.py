@@ -9,8 +9,7 @@ import toon_format
 
 from toon_memory.errors import CorruptFileError
 from toon_memory.model import FIELDS, Entry
-from toon_memory.store import journal
-from toon_memory.store import store as store_module
+from toon_memory.store import compaction, journal
 from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.state import State
 from toon_memory.store.store import Store
@@ -34,7 +33,7 @@ def paths(tmp_path: Path) -> MemoryPaths:
 @pytest.fixture
 def lazy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Large-memory behaviour: no eager compaction, so writes stay in the journal."""
-    monkeypatch.setattr(store_module, "EAGER_COMPACT_BYTES", 0)
+    monkeypatch.setattr(compaction, "EAGER_COMPACT_BYTES", 0)
 
 
 def test_small_memory_is_compacted_eagerly(paths: MemoryPaths) -> None:
@@ -115,18 +114,18 @@ def test_compaction_carries_over_a_tail_written_meanwhile(paths: MemoryPaths, la
     first, second = Store(paths), Store(paths)
     _put(first, _entry(1))
     first.state()
-    original = store_module.write_temp
+    original = compaction.write_temp
 
     def write_then_interleave(path: Path, data: bytes) -> Path:
         temp = original(path, data)
         _put(second, _entry(2))  # another writer lands between encode and swap
         return temp
 
-    store_module.write_temp = write_then_interleave  # type: ignore[assignment]
+    compaction.write_temp = write_then_interleave  # type: ignore[assignment]
     try:
         assert first.compact()
     finally:
-        store_module.write_temp = original
+        compaction.write_temp = original
     assert sorted(e.key for e in Store(paths).state().entries.values()) == ["key-1", "key-2"]
     assert sorted(e.key for e in first.state().entries.values()) == ["key-1", "key-2"]
 

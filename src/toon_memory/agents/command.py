@@ -4,23 +4,27 @@ Invariant: the program is an absolute path that works without PATH — the
 ``toon-memory`` script installed beside the running interpreter, else that
 interpreter with ``-m toon_memory``. A project-scope server always names its
 project (``--project``), because several agents start servers in ``~`` or
-``/``. ``is_our_hook`` recognises any hook command we ever wrote, whatever
-the path of the program in it.
+``/``. A hook line names its agent (``hook <action> --agent <id>``), so the
+hook knows who runs it without guessing; ``is_our_hook`` recognises any hook
+command we ever wrote (with or without ``--agent``), whatever the path of the
+program in it, and ``hook_agent`` reads the agent back.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
-import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from toon_memory.errors import quote
+
 HOOK_ACTIONS = ("session-start", "post-tool", "stop")
+AGENT_ID = re.compile(r"[a-z0-9][a-z0-9._-]*")
 _OURS = re.compile(
-    r"(?:toon-memory(?:\.exe)?['\"]?|-m\s+toon_memory)\s+hook\s+(?:session-start|post-tool|stop)\b"
+    r"(?:toon-memory(?:\.exe)?['\"]?|-m\s+toon_memory)\s+hook\s+(session-start|post-tool|stop)\b"
+    r"(?:\s+--agent(?:=|\s+)['\"]?([a-z0-9][a-z0-9._-]*))?"
 )
 
 
@@ -34,6 +38,8 @@ class ServerCommand:
     @classmethod
     def installed(cls, python: str | None = None) -> ServerCommand:
         """The ``toon-memory`` next to the running interpreter, else ``python -m toon_memory``."""
+        import shutil  # the installer only: hooks import this module for HOOK_ACTIONS
+
         interpreter = Path(python or sys.executable).absolute()
         folders = [interpreter.parent, interpreter.parent / "Scripts"]
         for folder in folders:
@@ -50,11 +56,18 @@ class ServerCommand:
         extra = ["--project", str(project)] if project is not None else []
         return self.argv("mcp", *extra)
 
-    def hook_line(self, action: str, windows: bool = sys.platform.startswith("win")) -> str:
-        """The shell line of a hook: ``<program> hook <action>``, quoted for the shell."""
+    def hook_line(
+        self, action: str, agent: str, windows: bool = sys.platform.startswith("win")
+    ) -> str:
+        """The shell line of a hook: ``<program> hook <action> --agent <agent>``, quoted for
+        the shell (``is_our_hook`` and ``hook_agent`` read it back)."""
         if action not in HOOK_ACTIONS:
-            raise ValueError(f"unknown hook action {action!r}")
-        parts = self.argv("hook", action)
+            raise ValueError(f"unknown hook action {quote(action)}")
+        if not AGENT_ID.fullmatch(agent):
+            raise ValueError(f"not an agent id: {quote(agent)}")
+        import subprocess
+
+        parts = self.argv("hook", action, "--agent", agent)
         return subprocess.list2cmdline(parts) if windows else shlex.join(parts)
 
 
@@ -63,4 +76,13 @@ def is_our_hook(command: object, action: str | None = None) -> bool:
     if not isinstance(command, str):
         return False
     match = _OURS.search(command)
-    return match is not None and (action is None or match.group(0).endswith(action))
+    return match is not None and (action is None or match.group(1) == action)
+
+
+def hook_agent(command: object) -> str | None:
+    """The ``--agent`` of our hook line; ``""`` for a line written before it was named,
+    None when ``command`` is not ours."""
+    if not isinstance(command, str):
+        return None
+    match = _OURS.search(command)
+    return None if match is None else match.group(2) or ""

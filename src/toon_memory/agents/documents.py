@@ -15,6 +15,7 @@ from toon_memory.agents import jsonedit
 from toon_memory.agents.jsontext import JsonSyntaxError, find, line_of, parse, to_python
 from toon_memory.agents.tomltext import MISSING, TomlDocument, TomlSyntaxError
 from toon_memory.agents.yamldoc import YamlDocument, YamlSyntaxError
+from toon_memory.errors import quote
 
 FORMATS = ("json", "jsonc", "json5", "toml", "yaml")
 PathT = tuple[str | int, ...]
@@ -103,7 +104,7 @@ def open_document(fmt: str, text: str) -> Document:
             return YamlDocument(text)
     except (TomlSyntaxError, YamlSyntaxError) as exc:
         raise DocumentSyntaxError(exc.line, exc.problem) from None
-    raise ValueError(f"unknown config format {fmt!r}")
+    raise ValueError(f"unknown config format {quote(fmt)}")
 
 
 def is_empty(doc: Document) -> bool:

@@ -50,9 +50,9 @@ class Report:
         return not self.errors
 
 
-def inputs_for(scope: str, places: Places, command: ServerCommand) -> Inputs:
+def inputs_for(scope: str, places: Places, command: ServerCommand, agent: str) -> Inputs:
     project = places.project if scope == "project" else None
-    return Inputs(command.server_argv(project), command, places, places.windows)
+    return Inputs(command.server_argv(project), command, places, places.windows, agent)
 
 
 def detected(agent: Agent, places: Places) -> bool:
@@ -151,7 +151,7 @@ def install(agent: Agent, scope: str, places: Places, command: ServerCommand) ->
     if setup is None:
         report.notes.append(agent.scope_note or f"{agent.title} has no {scope}-scope config")
         return report
-    inputs = inputs_for(scope, places, command)
+    inputs = inputs_for(scope, places, command, agent.id)
     _run_docs(report, list(setup.parts), places, inputs)
     _run_texts(report, list(setup.parts), places, inputs, set())
     report.notes.extend(setup.notes)

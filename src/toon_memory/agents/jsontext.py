@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from toon_memory.errors import quote
+
 DIALECTS = ("json", "jsonc", "json5")
 
 _TOKEN = re.compile(
@@ -87,7 +89,7 @@ def _tokens(text: str, dialect: str) -> list[tuple[str, int, int]]:
                 raise JsonSyntaxError(pos, "unterminated /* comment")
             if text[pos] in "\"'":
                 raise JsonSyntaxError(pos, "unterminated string")
-            raise JsonSyntaxError(pos, f"unexpected character {text[pos]!r}")
+            raise JsonSyntaxError(pos, f"unexpected character {quote(text[pos])}")
         kind = match.lastgroup or ""
         _check_dialect(kind, match.group(), pos, dialect)
         if kind not in ("ws", "line", "block"):
@@ -104,9 +106,9 @@ def _check_dialect(kind: str, token: str, pos: int, dialect: str) -> None:
     if kind == "sq":
         raise JsonSyntaxError(pos, "single-quoted strings are not allowed here")
     if kind == "num" and not _STRICT_NUMBER.match(token):
-        raise JsonSyntaxError(pos, f"invalid number {token!r}")
+        raise JsonSyntaxError(pos, f"invalid number {quote(token)}")
     if kind == "ident" and token not in _LITERALS:
-        raise JsonSyntaxError(pos, f"unexpected word {token!r}")
+        raise JsonSyntaxError(pos, f"unexpected word {quote(token)}")
 
 
 def _decode_string(token: str, pos: int) -> str:
@@ -165,7 +167,7 @@ class _Parser:
             return Node("scalar", start, end, value=_decode_number(token))
         if kind == "ident" and token in _LITERALS:
             return Node("scalar", start, end, value=_LITERALS[token])
-        raise JsonSyntaxError(start, f"unexpected {token!r}, expected a value")
+        raise JsonSyntaxError(start, f"unexpected {quote(token)}, expected a value")
 
     def _key(self) -> str:
         tok = self._next("a key")
@@ -174,7 +176,7 @@ class _Parser:
             return _decode_string(token, tok[1])
         if tok[0] == "ident" and self.dialect == "json5":
             return token
-        raise JsonSyntaxError(tok[1], f"unexpected {token!r}, expected a key")
+        raise JsonSyntaxError(tok[1], f"unexpected {quote(token)}, expected a key")
 
     def _container(self, opener: str, start: int) -> Node:
         closer = "}" if opener == "{" else "]"

@@ -26,15 +26,16 @@ PathT = tuple[str | int, ...]
 
 @dataclass(frozen=True)
 class Inputs:
-    """What value builders see: the server argv and the hook command lines."""
+    """What value builders see: the server argv and the hook command lines (of ``agent``)."""
 
     argv: list[str]
     command: ServerCommand
     places: Places
     windows: bool = False
+    agent: str = ""
 
     def hook(self, action: str) -> str:
-        return self.command.hook_line(action, self.windows)
+        return self.command.hook_line(action, self.agent, self.windows)
 
 
 def prune(doc: Document, path: PathT, backup: Document | None) -> None:

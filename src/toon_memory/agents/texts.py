@@ -92,7 +92,7 @@ export const ToonMemory = async ({{ $, directory }}: any) => {{
   const run = async (action: string, payload: Record<string, unknown>) => {{
     try {{
       const input = new Response(JSON.stringify({{ cwd: directory, ...payload }}))
-      await $`${{PROGRAM}} hook ${{action}} < ${{input}}`.quiet().nothrow()
+      await $`${{PROGRAM}} hook ${{action}} --agent opencode < ${{input}}`.quiet().nothrow()
     }} catch {{}}
   }}
   return {{

@@ -114,23 +114,27 @@ def unpin(ctx: Context, key: str, as_json: bool) -> None:
 @click.argument("keys")
 @click.option("--action", type=click.Choice(TAG_ACTIONS), default="add", show_default=True)
 @click.option("--tags", required=True, help='Tags separated by ";" or ",".')
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
-def tag(ctx: Context, keys: str, action: str, tags: str, as_json: bool) -> None:
+def tag(
+    ctx: Context, keys: str, action: str, tags: str, allow_secrets: bool, as_json: bool
+) -> None:
     """Add, remove or set tags on entries (keys or ids separated by commas/spaces)."""
-    show(render.tagged(ctx.memory.tag(keys, action, tags), {}), as_json)
+    show(render.tagged(ctx.memory.tag(keys, action, tags, allow_secrets), {}), as_json)
 
 
 @click.command()
 @click.argument("file")
 @click.option("--text", default=None, help="Save this summary (omit to show the saved one).")
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
-def summary(ctx: Context, file: str, text: str | None, as_json: bool) -> None:
+def summary(ctx: Context, file: str, text: str | None, allow_secrets: bool, as_json: bool) -> None:
     """Save or show the summary of a file."""
-    saved = ctx.memory.summary(file, text)
+    saved = ctx.memory.summary(file, text, allow_secrets)
     show(render.summarised(saved, {"file": file, "text": text}), as_json)
 
 
@@ -176,12 +180,13 @@ def backup(ctx: Context, as_json: bool) -> None:
 
 @click.command()
 @click.option("--note", default="", help="What state this is.")
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
-def checkpoint(ctx: Context, note: str, as_json: bool) -> None:
+def checkpoint(ctx: Context, note: str, allow_secrets: bool, as_json: bool) -> None:
     """A restorable backup plus a 7-day knowledge entry that names it."""
-    show(render.checkpointed(ctx.memory.checkpoint(note), {}), as_json)
+    show(render.checkpointed(ctx.memory.checkpoint(note, allow_secrets), {}), as_json)
 
 
 @click.command()

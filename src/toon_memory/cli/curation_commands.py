@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import click
 
-from toon_memory.cli.context import Context, handles_errors, json_option, pass_ctx, show
+from toon_memory.cli.context import (
+    ALLOW_SECRETS_HELP,
+    Context,
+    handles_errors,
+    json_option,
+    pass_ctx,
+    show,
+)
 from toon_memory.model import CONSOLIDATE_MODES
 
 APPLY_HELP = "Apply the changes (default: a dry run that only lists them)."
@@ -67,19 +74,21 @@ def promote(ctx: Context, apply_: bool, as_json: bool) -> None:
 @click.option("--summary", default=None, help="Replace the content (the old version is kept).")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=None,
               help="Seconds a local claude/llm CLI may take (default 60).")  # fmt: skip
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
 def compress(
-    ctx: Context, key: str, summary: str | None, timeout: float | None, as_json: bool
-) -> None:
+    ctx: Context, key: str, summary: str | None, timeout: float | None, allow_secrets: bool,
+    as_json: bool,
+) -> None:  # fmt: skip
     """Shorten an entry: without --summary, suggest one (local claude/llm CLI, else a prompt)."""
     from toon_memory.render.curation import compressed
 
     curation = ctx.memory.curation
     if timeout is not None:
         curation.llm_timeout = timeout
-    result = curation.compress(key, summary)
+    result = curation.compress(key, summary, allow_secrets)
     show(compressed(result, {"key": key, "summary": summary}), as_json)
 
 

@@ -1,106 +1,41 @@
-"""Entry point of the CLI: the ``toon-memory`` group and every command added to it.
+"""Entry point of the CLI (``toon-memory``): hooks straight to their runner, the rest to click.
 
-Invariant: every command module exposes ``COMMANDS`` and this module adds
-each one to the group explicitly (``cli.add_command``), so a command cannot
-vanish because an import was forgotten; command modules never import this
-one. Importing the CLI loads click, the command modules and the core's
-constants (``model``); the core itself (store, search, server) is imported
-only when a command runs.
+Invariant: importing this module loads nothing but the standard library.
+``main`` runs the plain hook lines the installer writes (``hook <action>
+[--agent NAME]``, ``cli.hook_run``) without click or any other command, as
+every agent event starts one; every other command line goes to the click
+group (``cli.group``). ``from toon_memory.cli.main import cli`` is that group
+with every command added.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
-import click
-
-from toon_memory.cli import (
-    commands,
-    context_commands,
-    curation_commands,
-    install_commands,
-    mcp_command,
-    recall_commands,
-    security_commands,
-    session_commands,
-    sharing_commands,
-    state_commands,
-    viewer_commands,
-)
-from toon_memory.cli.context import Context
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option(
-    "--project", type=click.Path(exists=True, file_okay=False), envvar="TOON_MEMORY_PROJECT",
-    help="Project root, an existing folder (default: found from the working directory; "
-    "env TOON_MEMORY_PROJECT).",
-)  # fmt: skip
-@click.version_option(package_name="toon-memory")
-@click.pass_context
-def cli(ctx: click.Context, project: str | None) -> None:
-    """Persistent, token-lean memory for AI coding agents.
-
-    Memory lives in .toon-memory/memory/data.toon at the project root.
-    """
-    ctx.obj = Context(project)
-
-
-@cli.result_callback()
-@click.pass_context
-def _after_command(ctx: click.Context, *_: Any, **__: Any) -> None:
-    if isinstance(ctx.obj, Context):
-        ctx.obj.print_notices()
-
-
-for _command in (
-    *commands.COMMANDS,
-    *recall_commands.COMMANDS,
-    *state_commands.COMMANDS,
-    *install_commands.COMMANDS,
-    *context_commands.COMMANDS,
-    *session_commands.COMMANDS,
-    *curation_commands.COMMANDS,
-    *sharing_commands.COMMANDS,
-    *security_commands.COMMANDS,
-    *viewer_commands.COMMANDS,
-    mcp_command.mcp,
-):
-    cli.add_command(_command)
+if TYPE_CHECKING:
+    import click
 
 
 def main() -> None:
-    if len(sys.argv) == 1:  # no arguments: the guided installer (usage without a terminal)
-        exit_fast(_installer)
-    exit_fast(cli, prog_name="toon-memory")
+    args = sys.argv[1:]
+    if args[:1] == ["hook"]:
+        from toon_memory.cli.hook_run import fast_argv, fast_project, run_and_report
+
+        parsed, (usable, project) = fast_argv(args[1:]), fast_project()
+        if parsed is not None and usable:
+            run_and_report(project, *parsed)
+            os._exit(0)  # as the CLI does (cli.group.exit_fast): no heap teardown
+    from toon_memory.cli.group import run_cli
+
+    run_cli(args)
 
 
-@click.command()
-def _installer() -> None:
-    from toon_memory.cli.installer_prompt import run
+def __getattr__(name: str) -> click.Group:
+    """``cli``: the click group with every command."""
+    if name == "cli":
+        from toon_memory.cli.group import with_commands
 
-    run()
-
-
-def exit_fast(command: click.Command, **kwargs: Any) -> None:
-    """Run ``command``, flush, and leave without tearing down the heap.
-
-    Every write is fsync'd before a command returns, so nothing is left to
-    clean up; skipping the interpreter's teardown of a large cached memory
-    saves tens of milliseconds on every hook and CLI call.
-    """
-    try:
-        command(**kwargs)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        if isinstance(exc.code, str):
-            click.echo(exc.code, err=True)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        code = code or 1
-    os._exit(code)
+        return with_commands()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import click
 
-from toon_memory.cli.context import Context, handles_errors, json_option, pass_ctx, show
+from toon_memory.cli.context import (
+    ALLOW_SECRETS_HELP,
+    Context,
+    handles_errors,
+    json_option,
+    pass_ctx,
+    show,
+)
 from toon_memory.render import results as render
 
 
@@ -18,8 +25,9 @@ def state() -> None:
 
 
 def _run(ctx: Context, as_json: bool, action: str, field: str | None = None,
-         values: tuple[str, ...] | None = None) -> None:  # fmt: skip
-    data = ctx.memory.session_state(action, field, list(values) if values is not None else None)
+         values: tuple[str, ...] | None = None, allow_secrets: bool = False) -> None:  # fmt: skip
+    listed = list(values) if values is not None else None
+    data = ctx.memory.session_state(action, field, listed, allow_secrets)
     show(render.session_state(data, {}), as_json)
 
 
@@ -35,23 +43,29 @@ def state_show(ctx: Context, as_json: bool) -> None:
 @state.command("set")
 @click.argument("field")
 @click.argument("values", nargs=-1, required=True)
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
-def state_set(ctx: Context, field: str, values: tuple[str, ...], as_json: bool) -> None:
+def state_set(
+    ctx: Context, field: str, values: tuple[str, ...], allow_secrets: bool, as_json: bool
+) -> None:
     """Set current_task, or replace a list field with VALUES."""
-    _run(ctx, as_json, "set", field, values)
+    _run(ctx, as_json, "set", field, values, allow_secrets)
 
 
 @state.command("add")
 @click.argument("field")
 @click.argument("values", nargs=-1, required=True)
+@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option
 @pass_ctx
 @handles_errors
-def state_add(ctx: Context, field: str, values: tuple[str, ...], as_json: bool) -> None:
+def state_add(
+    ctx: Context, field: str, values: tuple[str, ...], allow_secrets: bool, as_json: bool
+) -> None:
     """Append VALUES to key_context, pending_actions or recent_decisions."""
-    _run(ctx, as_json, "add", field, values)
+    _run(ctx, as_json, "add", field, values, allow_secrets)
 
 
 @state.command("clear")

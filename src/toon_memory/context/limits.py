@@ -8,7 +8,7 @@ cut can be reported within the budget). Pure: no I/O.
 
 from __future__ import annotations
 
-from toon_memory.errors import InputError
+from toon_memory.errors import InputError, quote
 
 #: The budget of a brief (and of the primer) when the caller names none.
 DEFAULT_BUDGET_TOKENS = 1500
@@ -19,11 +19,11 @@ MAX_PRIMER_LIMIT = 100
 
 def _whole(value: object, field: str) -> int:
     if isinstance(value, bool):
-        raise InputError(field, f"expected a whole number, got {value!r}")
+        raise InputError(field, f"expected a whole number, got {quote(value)}")
     try:
         return int(str(value).strip()) if not isinstance(value, int) else value
     except ValueError:
-        raise InputError(field, f"expected a whole number, got {value!r}") from None
+        raise InputError(field, f"expected a whole number, got {quote(value)}") from None
 
 
 def check_budget_tokens(value: object) -> int:

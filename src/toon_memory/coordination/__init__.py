@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toon_memory.errors import quote
 from toon_memory.model import CAPTURED_ACTIONS
 
 if TYPE_CHECKING:
@@ -30,9 +31,11 @@ def check_captured(action: object, limit: object) -> tuple[str, int]:
 
     name = str(action or "list").strip().lower()
     if name not in CAPTURED_ACTIONS:
-        raise InputError("action", f"must be one of {', '.join(CAPTURED_ACTIONS)}; got {action!r}")
+        raise InputError(
+            "action", f"must be one of {', '.join(CAPTURED_ACTIONS)}; got {quote(action)}"
+        )
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise InputError("limit", f"must be a whole number of at least 1; got {limit!r}")
+        raise InputError("limit", f"must be a whole number of at least 1; got {quote(limit)}")
     return name, limit
 
 
@@ -107,7 +110,7 @@ class Sessions:
 
         ended = end_session(self.folder, session_id) if self.get(session_id) else None
         if ended is None:
-            raise InputError("session_id", f"no session {session_id!r}")
+            raise InputError("session_id", f"no session {quote(session_id)}")
         if ended.id == self.current:
             self.current = ""
         return ended

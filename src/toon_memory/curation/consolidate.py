@@ -22,7 +22,7 @@ from toon_memory.curation.plans import (
     pinned,
 )
 from toon_memory.curation.similarity import DUPLICATE_JACCARD, similar_pairs, term_set
-from toon_memory.errors import InputError
+from toon_memory.errors import InputError, quote
 from toon_memory.model import CONSOLIDATE_MODES, Entry
 
 MODES = CONSOLIDATE_MODES
@@ -122,7 +122,9 @@ def check_min_quality(value: object) -> float:
     try:
         number = float(str(value))
     except (TypeError, ValueError):
-        raise InputError("min_quality", f"expected a number from 0 to 1, got {value!r}") from None
+        raise InputError(
+            "min_quality", f"expected a number from 0 to 1, got {quote(value)}"
+        ) from None
     if not 0.0 <= number <= 1.0:
         raise InputError("min_quality", f"must be between 0 and 1, got {number}")
     return number
@@ -160,4 +162,4 @@ def plan_consolidation(
         from toon_memory.curation.versions import plan_versions
 
         return plan_versions(entries)
-    raise InputError("mode", f"must be one of {', '.join(MODES)}; got {mode!r}")
+    raise InputError("mode", f"must be one of {', '.join(MODES)}; got {quote(mode)}")

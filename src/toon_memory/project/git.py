@@ -10,6 +10,7 @@ repository another process may be using. Kept small: recall imports it.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 TIMEOUT = 2.0
@@ -48,17 +49,127 @@ def _git(root: Path, *args: str) -> list[str]:
     return out.splitlines() if out else []
 
 
+_HEADS = "ref: refs/heads/"
+#: Where this branch left the default branch: the first of these that resolves.
+BASES = ("origin/HEAD", "main", "master")
+
+
 def session_files(root: Path) -> frozenset[str]:
-    """Files changed in the work tree or on this branch since it left the default branch."""
+    """Files changed in the work tree or on this branch since it left the default branch.
+
+    ``git status`` and the ``merge-base`` look-ups run at once (threads, each
+    its own git process); on the default branch itself, when that is certain
+    from ``.git`` alone (no ``origin/HEAD``), there is no branch diff to ask for.
+    """
     if not (root / ".git").exists():
         return frozenset()
-    files = {_status_path(line) for line in _git(root, "status", "--porcelain") if len(line) > 3}
-    for base in ("origin/HEAD", "main", "master"):
-        merge_base = _git(root, "merge-base", "HEAD", base)
-        if merge_base:
-            files.update(_git(root, "diff", "--name-only", merge_base[0], "HEAD"))
-            break
+    bases = () if on_default_branch(root) else BASES
+    found = _parallel(
+        [("status", "--porcelain"), *(("merge-base", "HEAD", base) for base in bases)], root
+    )
+    files = {_status_path(line) for line in found[0] if len(line) > 3}
+    merge_base = next((lines[0] for lines in found[1:] if lines), "")
+    if merge_base:
+        files.update(_git(root, "diff", "--name-only", merge_base, "HEAD"))
     return frozenset(name for name in files if name)
+
+
+def start_session_files(root: Path) -> Callable[[], frozenset[str]]:
+    """``session_files(root)`` begun in a thread (git works while the caller loads its
+    index); calling the returned function waits for the answer."""
+    import threading
+
+    found: list[frozenset[str]] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            found.append(session_files(root))
+        except BaseException as exc:  # handed to the caller, raised in its thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def wait() -> frozenset[str]:
+        thread.join()
+        if failed:
+            raise failed[0]
+        return found[0]
+
+    return wait
+
+
+def _parallel(calls: list[tuple[str, ...]], root: Path) -> list[list[str]]:
+    """``_git(root, *call)`` for every call, run at once; results in the calls' order."""
+    import threading
+
+    found: list[list[str]] = [[] for _ in calls]
+
+    def run(i: int) -> None:
+        found[i] = _git(root, *calls[i])
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(1, len(calls))]
+    for thread in threads:
+        thread.start()
+    run(0)
+    for thread in threads:
+        thread.join()
+    return found
+
+
+def on_default_branch(root: Path) -> bool:
+    """Whether ``HEAD`` is the branch ``BASES`` would pick, read from ``.git`` alone.
+
+    True only when certain: ``.git`` is a folder with loose or packed refs (no
+    reftable), there is no ``origin/HEAD`` (whose branch may lag behind), and
+    the checked-out branch is the first of ``main``/``master`` that exists,
+    with no tag or other ref of the same name that git would prefer.
+    """
+    git_dir = root / ".git"
+    if not git_dir.is_dir() or (git_dir / "reftable").exists():
+        return False
+    try:
+        head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return False
+    refs = _refs(git_dir)
+    if refs is None or "refs/remotes/origin/HEAD" in refs or not head.startswith(_HEADS):
+        return False
+    for name in BASES[1:]:
+        if any(ref in refs for ref in _shadows(name)):
+            return False  # git would read the name as another ref first (or as a remote)
+        if f"refs/heads/{name}" in refs:
+            return head == _HEADS + name
+    return False
+
+
+def _shadows(name: str) -> tuple[str, ...]:
+    """Refs that git resolves ``name`` to before (or instead of) the local branch."""
+    return (
+        f"refs/{name}",
+        f"refs/tags/{name}",
+        f"refs/remotes/{name}",
+        f"refs/remotes/{name}/HEAD",
+    )
+
+
+def _refs(git_dir: Path) -> set[str] | None:
+    """The refs of ``BASES`` that exist (loose or packed); None when unreadable."""
+    wanted = {"refs/remotes/origin/HEAD"}
+    for name in BASES[1:]:
+        wanted |= {f"refs/heads/{name}", *_shadows(name)}
+    try:
+        found = {ref for ref in wanted if (git_dir / ref).is_file()}
+        packed = git_dir / "packed-refs"
+        if packed.exists():
+            for line in packed.read_text(encoding="utf-8", errors="replace").splitlines():
+                parts = line.split(" ", 1)
+                if len(parts) == 2 and parts[1].strip() in wanted:
+                    found.add(parts[1].strip())
+    except OSError:
+        return None
+    return found
 
 
 def _status_path(line: str) -> str:

@@ -27,8 +27,7 @@ from toon_memory.render.core import (
 if TYPE_CHECKING:
     from toon_memory.archiving import ArchiveResult
     from toon_memory.changes import Diff
-    from toon_memory.maintenance import InitResult
-    from toon_memory.memory import Checkpoint
+    from toon_memory.maintenance import Checkpoint, InitResult
     from toon_memory.recalling import Primer
     from toon_memory.remember import RememberResult
     from toon_memory.search import RecallResult

@@ -77,7 +77,7 @@ def normalise(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> dict[str, 
         if value is None:
             continue
         if param.name in out:
-            raise InputError(param.name, f"given twice (also as {given!r})")
+            raise InputError(param.name, f"given twice (also as {quote(given)})")
         out[param.name] = _checked(param, value)
     for name in spec.required:
         if name not in out:

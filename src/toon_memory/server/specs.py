@@ -121,6 +121,8 @@ DIFF = obj_schema(since={"type": "string"}, created=ARRAY, updated=ARRAY)
 PATH = obj_schema(path=ARRAY)
 
 # -- shared parameters ----------------------------------------------------------------
+#: A credential in the text refuses the write unless this is true (no doc: tools/list budget).
+ALLOW_SECRETS = Param("allow_secrets", "boolean")
 KEY = Param("key", doc="Entry key or id")
 LIMIT = Param("limit", "integer", "Max results", minimum=1)
 HOPS = Param("hops", "integer", "Graph depth", enum=(1, 2))

@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from toon_memory.clock import now_iso
-from toon_memory.errors import InputError
+from toon_memory.errors import InputError, quote
 from toon_memory.model import Entry
 
 TYPES: tuple[str, ...] = ("preference", "decision", "fact", "lesson", "context")
@@ -56,7 +56,7 @@ _KEY_BAD = re.compile(r"[^A-Za-z0-9._:\-]+")
 def check_type(value: object) -> str:
     text = str(value or "").strip().lower()
     if text not in TYPES:
-        raise InputError("type", f"must be one of {', '.join(TYPES)}; got {value!r}")
+        raise InputError("type", f"must be one of {', '.join(TYPES)}; got {quote(value)}")
     return text
 
 
@@ -64,13 +64,15 @@ def check_importance(value: object, default: float = DEFAULT_IMPORTANCE) -> floa
     if value is None or value == "":
         return default
     if isinstance(value, bool):
-        raise InputError("importance", f"must be a number from 0 to 1; got {value!r}")
+        raise InputError("importance", f"must be a number from 0 to 1; got {quote(value)}")
     try:
         number = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise InputError("importance", f"must be a number from 0 to 1; got {value!r}") from None
+        raise InputError(
+            "importance", f"must be a number from 0 to 1; got {quote(value)}"
+        ) from None
     if not 0.0 <= number <= 1.0:
-        raise InputError("importance", f"must be from 0 to 1; got {value!r}")
+        raise InputError("importance", f"must be from 0 to 1; got {quote(value)}")
     return number
 
 

@@ -37,12 +37,23 @@ def _copy_mode(path: Path, fd: int) -> None:
         os.fchmod(fd, mode)
 
 
+def _new_temp(path: Path) -> tuple[int, str]:
+    """A new file ``.<name>.<random>.tmp`` beside ``path``, created exclusively (0600), and
+    its descriptor: ``tempfile.mkstemp``'s contract without its import (hooks write too)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        name = str(path.parent / f".{path.name}.{os.urandom(5).hex()}.tmp")
+        try:
+            return os.open(name, flags | getattr(os, "O_BINARY", 0), 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(path.parent))
+
+
 def write_temp(path: Path, data: bytes) -> Path:
     """Write ``data`` to a fsync'd temp file beside ``path``; return its path."""
-    import tempfile  # the write path only; reads never pay for it
-
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, name = _new_temp(path)
     try:
         _copy_mode(path, fd)
         with os.fdopen(fd, "wb") as handle:

@@ -15,7 +15,6 @@ through ``encrypt`` or ``decrypt`` still reads.
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -98,6 +97,8 @@ def new_settings(memory: bool) -> tuple[Settings, crypto.Key]:
 
 def key_for(folder: Path, settings: Settings) -> crypto.Key:
     """The key of ``TOON_MEMORY_KEY`` for ``settings`` (derived once per process), checked."""
+    import hashlib  # an encrypted memory only (loading OpenSSL costs every start-up)
+
     secret = passphrase()
     memo = (str(folder), settings.salt + settings.check, repr(sorted(settings.kdf.items())),
             hashlib.sha256(secret.encode()).hexdigest())  # fmt: skip

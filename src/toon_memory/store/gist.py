@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from toon_memory.errors import InputError, SyncError
+from toon_memory.errors import InputError, SyncError, quote
 
 if TYPE_CHECKING:
     import httpx
@@ -63,7 +63,9 @@ def check_base_url(url: str, where: str) -> str:
     text = str(url or "").strip().rstrip("/")
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise SyncError(f"{where}: expected an http(s) URL such as {DEFAULT_API}; got {text!r}")
+        raise SyncError(
+            f"{where}: expected an http(s) URL such as {DEFAULT_API}; got {quote(text)}"
+        )
     if parts.scheme == "http" and parts.hostname not in _LOOPBACK:
         raise SyncError(f"{where}: a token is never sent over plain http; use https://")
     return text
@@ -75,7 +77,7 @@ def check_gist_id(value: str) -> str:
     if "/" in text:
         text = text.rsplit("/", 1)[-1].removesuffix(".git")
     if not _GIST_ID.match(text):
-        raise InputError("gist_id", f"expected a gist id or URL; got {value!r}")
+        raise InputError("gist_id", f"expected a gist id or URL; got {quote(value)}")
     return text
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.clock import now_iso
-from toon_memory.errors import InputError
+from toon_memory.errors import InputError, quote
 from toon_memory.store.atomic import write_atomic
 from toon_memory.store.jsonfile import read_json_object
 from toon_memory.store.lock import FileLock
@@ -73,7 +73,7 @@ def check_field(name: str, *, list_only: bool = False) -> str:
     value = str(name or "").strip().replace("-", "_")
     allowed = LIST_FIELDS if list_only else FIELDS
     if value not in allowed:
-        raise InputError("field", f"must be one of {', '.join(allowed)}; got {name!r}")
+        raise InputError("field", f"must be one of {', '.join(allowed)}; got {quote(name)}")
     return value
 
 
@@ -121,7 +121,7 @@ def _as_field(name: str, value: Any) -> Any:
             return [str(v) for v in value]
         return [str(value)] if str(value or "").strip() else []
     if not isinstance(value, str):
-        raise InputError(name, f"must be text; got {value!r}")
+        raise InputError(name, f"must be text; got {quote(value)}")
     return value
 
 
@@ -155,11 +155,11 @@ def apply_action(
     field it replaces the list. ``add`` appends to a list field.
     """
     if action not in ACTIONS:
-        raise InputError("action", f"must be one of {', '.join(ACTIONS)}; got {action!r}")
+        raise InputError("action", f"must be one of {', '.join(ACTIONS)}; got {quote(action)}")
     if action in ("set", "add") and not field:
-        raise InputError("field", f"is required for action {action!r}")
+        raise InputError("field", f"is required for action {quote(action)}")
     if action in ("set", "add") and value is None:
-        raise InputError("value", f"is required for action {action!r}")
+        raise InputError("value", f"is required for action {quote(action)}")
     values = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
     _check_values(values)
     if action == "show":

@@ -9,8 +9,9 @@ Invariants:
 - Reads never write ``data.toon``: accesses go to a side log (appended,
   unlocked) that compaction folds in. Concurrent accesses that land while a
   compaction swaps the log may go uncounted; entries never do.
-- Compaction encodes outside the lock and swaps under it, carrying over the
-  journal tail written meanwhile, so writers are not stalled by a big encode.
+- Compaction (``store.compaction``) encodes outside the lock and swaps under
+  it, carrying over the journal tail written meanwhile, so writers are not
+  stalled by a big encode.
 - A damaged journal never bricks the memory: every readable line is replayed
   and the unreadable ones are moved (under the lock, atomically) to a kept
   ``journal.broken-<time>`` file, reported once through ``take_notices``.
@@ -36,9 +37,10 @@ from toon_memory.clock import file_stamp, today
 from toon_memory.errors import StoreError, ToonMemoryError
 from toon_memory.model import Entry, EntryMap
 from toon_memory.store import encryption, journal
-from toon_memory.store.atomic import replace_durable, write_atomic, write_temp
+from toon_memory.store.atomic import write_atomic
 from toon_memory.store.cache import Position, cache_version, file_id, load_cache, save_cache
 from toon_memory.store.codec import Document, decode_document, encode_document
+from toon_memory.store.compaction import Compaction, inode_size
 from toon_memory.store.crypto import Key
 from toon_memory.store.lock import FileLock
 from toon_memory.store.oserrors import explain, folder_writable, is_read_only, read_only
@@ -46,8 +48,6 @@ from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.state import Derived, State
 
 T = TypeVar("T")
-EAGER_COMPACT_BYTES = 64 * 1024
-MIN_JOURNAL_BYTES = 256 * 1024
 CACHE_REFRESH_BYTES = 64 * 1024
 GITIGNORE = (
     ".lock\njournal.jsonl\naccess.log\n*.tmp\nsessions/\ncaptured.jsonl\ncaptured.1.jsonl\n"
@@ -56,18 +56,8 @@ GITIGNORE = (
 BROKEN_JOURNAL = "journal.broken-"
 
 
-def _ino(path: Path) -> tuple[int | None, int]:
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None, 0
-    except NotADirectoryError as exc:
-        raise explain(exc, path) from None
-    return st.st_ino, st.st_size
-
-
-class Store:
-    """The files of one memory folder, read and written safely."""
+class Store(Compaction):
+    """The files of one memory folder, read and written safely (compaction: ``Compaction``)."""
 
     def __init__(
         self,
@@ -124,8 +114,8 @@ class Store:
 
     def _catch_up(self, pos: Position) -> bool:
         """Replay the logs' new tails onto the state; False if the files moved under it."""
-        j_ino, j_size = _ino(self.paths.journal)
-        a_ino, a_size = _ino(self.paths.access_log)
+        j_ino, j_size = inode_size(self.paths.journal)
+        a_ino, a_size = inode_size(self.paths.access_log)
         if file_id(self.paths.data) != pos.data:
             return False
         if (j_ino != pos.journal_ino and pos.journal_offset) or j_size < pos.journal_offset:
@@ -301,12 +291,12 @@ class Store:
     def _append(self, ops: list[journal.Op]) -> None:
         assert self._pos is not None
         pos = self._pos
-        j_ino, j_size = _ino(self.paths.journal)
+        j_ino, j_size = inode_size(self.paths.journal)
         if j_size > pos.journal_offset:
             with self.paths.journal.open("r+b") as handle:
                 handle.truncate(pos.journal_offset)
         end = journal.append_ops(self.paths.journal, ops, self._key)
-        j_ino, _ = _ino(self.paths.journal)
+        j_ino, _ = inode_size(self.paths.journal)
         self._pos = Position(pos.data, j_ino, end, pos.access_ino, pos.access_offset)
 
     def ensure_folder(self) -> None:
@@ -341,76 +331,6 @@ class Store:
             return
         finally:
             os.close(fd)
-
-    # -- compaction ------------------------------------------------------
-    def journal_size(self) -> int:
-        return _ino(self.paths.journal)[1]
-
-    def _maybe_compact(self) -> None:
-        data_size = (file_id(self.paths.data) or (0, 0, 0))[2]
-        j_size = self.journal_size()
-        if data_size < EAGER_COMPACT_BYTES or j_size > max(MIN_JOURNAL_BYTES, data_size // 4):
-            self.compact()
-
-    def compact(self) -> bool:
-        """Fold journal and access log into data.toon. False if another process raced us.
-
-        An OS refusal (read-only, disk full) raises ``FileAccessError`` and
-        leaves every file as it was.
-        """
-        try:
-            return self._compact()
-        except OSError as exc:
-            raise explain(exc, self.paths.data) from None
-
-    def _compact(self) -> bool:
-        with self.lock:
-            state = self.state()
-            pos = self._pos
-            assert pos is not None
-            if not pos.journal_offset and not pos.access_offset and pos.data is not None:
-                return True
-        temp = write_temp(self.paths.data, self._seal(encode_document(
-            list(state.entries.values()), list(state.summaries.values())).encode()))  # fmt: skip
-        with self.lock:
-            if (
-                file_id(self.paths.data) != pos.data
-                or _ino(self.paths.journal)[0] != pos.journal_ino
-            ):
-                temp.unlink()
-                return False
-            try:
-                replace_durable(temp, self.paths.data)
-            except OSError:
-                temp.unlink(missing_ok=True)
-                raise
-            j_ino = self._carry_tail(self.paths.journal, pos.journal_offset, keep_damage=True)
-            a_ino = self._carry_tail(self.paths.access_log, pos.access_offset)
-            state.pending.clear()
-            self._pos = Position(file_id(self.paths.data), j_ino, 0, a_ino, 0)
-            self._catch_up(self._pos)
-        self.save_cache()
-        return True
-
-    def _carry_tail(self, path: Path, offset: int, *, keep_damage: bool = False) -> int | None:
-        """Keep only the bytes of ``path`` past ``offset`` (atomically); return the new inode.
-
-        With ``keep_damage``, unreadable lines in the part folded in (skipped by a
-        reader that could not move them) are kept aside first, never dropped.
-        """
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            return None
-        if keep_damage and offset:
-            self._keep_aside(*journal.split_damaged(raw[:offset], self._key)[1:])
-        tail = raw[offset:]
-        if not tail and offset:
-            path.unlink()
-            return None
-        if offset:
-            write_atomic(path, tail)
-        return _ino(path)[0]
 
     def rewrite_snapshot(self, key: Key | None) -> None:
         """Write data.toon again, sealed with ``key`` (plain when None), folding the journal

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toon_memory.errors import CorruptFileError, EncryptionError, InputError
+from toon_memory.errors import CorruptFileError, EncryptionError, InputError, quote
 from toon_memory.store import crypto, encryption
 from toon_memory.store.atomic import write_atomic
 from toon_memory.store.lock import FileLock
@@ -114,7 +114,9 @@ class Vault:
         name = check_name(name)
         found = read_secrets(self.folder, self._key()).get(name)
         if found is None:
-            raise InputError("name", f"no secret named {name!r} (memory_secret list shows them)")
+            raise InputError(
+                "name", f"no secret named {quote(name)} (memory_secret list shows them)"
+            )
         return found
 
     def names(self) -> list[Secret]:
@@ -127,7 +129,7 @@ class Vault:
             key = self._key()
             secrets = read_secrets(self.folder, key)
             if secrets.pop(name, None) is None:
-                raise InputError("name", f"no secret named {name!r}; nothing was changed")
+                raise InputError("name", f"no secret named {quote(name)}; nothing was changed")
             write_secrets(self.folder, key, secrets)
 
     def _key(self) -> crypto.Key:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from toon_memory.agents.spec import Agent
-from toon_memory.errors import InputError
+from toon_memory.errors import InputError, quote
 
 _MODULES = (
     "opencode", "vscode", "claude", "cursor", "windsurf", "cline", "continue_dev", "codex",
@@ -35,7 +35,7 @@ def find_agent(name: str) -> Agent:
         if agent.id.startswith(wanted) and len(wanted) >= 3:
             return agent
     known = ", ".join(agent.id for agent in AGENTS)
-    raise InputError("agents", f"unknown agent {name.strip()!r} (known: {known})")
+    raise InputError("agents", f"unknown agent {quote(name.strip())} (known: {known})")
 
 
 def select(spec: str) -> list[Agent]:

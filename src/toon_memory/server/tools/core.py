@@ -15,6 +15,7 @@ from toon_memory.model import (
     TAG_ACTIONS,
 )
 from toon_memory.server.specs import (
+    ALLOW_SECRETS,
     ARRAY,
     BUDGET,
     BUDGET_TOKENS,
@@ -163,7 +164,7 @@ CORE: tuple[ToolSpec, ...] = (
     ToolSpec(
         "memory_summary",
         "Save a file's summary (with summary) or get it (without).",
-        (Param("file"), Param("summary", aliases=("text",))),
+        (Param("file"), Param("summary", aliases=("text",)), ALLOW_SECRETS),
         required=("file",),
         destructive=True,
         idempotent=True,
@@ -214,6 +215,7 @@ CORE: tuple[ToolSpec, ...] = (
             Param("keys", doc="Keys or ids, comma separated", many=True),
             Param("action", enum=TAG_ACTIONS),
             TAGS,
+            ALLOW_SECRETS,
         ),
         required=("keys", "action", "tags"),
         destructive=True,
@@ -241,7 +243,7 @@ CORE: tuple[ToolSpec, ...] = (
     ToolSpec(
         "memory_checkpoint",
         "Checkpoint a long session: a backup plus a 7-day entry naming it.",
-        (Param("note", doc="What state this is"),),
+        (Param("note", doc="What state this is"), ALLOW_SECRETS),
         method="checkpoint",
         render="results.checkpointed",
     ),
@@ -253,6 +255,7 @@ CORE: tuple[ToolSpec, ...] = (
             Param("action", enum=STATE_ACTIONS),
             Param("field", enum=STATE_FIELDS),
             Param("value", doc="Text; list fields take an array", many=True),
+            ALLOW_SECRETS,
         ),
         destructive=True,
         output=obj_schema(current_task={"type": "string"}, key_context=ARRAY),

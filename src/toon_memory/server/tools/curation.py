@@ -7,7 +7,7 @@ Invariant: pure data (no I/O, no ``mcp``); every enum is a core constant
 from __future__ import annotations
 
 from toon_memory.model import CONSOLIDATE_MODES
-from toon_memory.server.specs import ARRAY, KEY, LIMIT, Param, ToolSpec, obj_schema
+from toon_memory.server.specs import ALLOW_SECRETS, ARRAY, KEY, LIMIT, Param, ToolSpec, obj_schema
 
 DRY_RUN = Param("dry_run", "boolean", "Default true: only list")
 
@@ -49,7 +49,7 @@ CURATION: tuple[ToolSpec, ...] = (
         "memory_compress",
         "Shorten an entry. No summary: get one (local claude/llm CLI) or a prompt; "
         "with summary: replace content, old kept.",
-        (KEY, Param("summary")),
+        (KEY, Param("summary"), ALLOW_SECRETS),
         required=("key",),
         destructive=True,
         method="curation.compress",

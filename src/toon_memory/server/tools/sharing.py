@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from toon_memory.server.specs import Param, ToolSpec
 
+#: Entries holding a credential are skipped (and reported) unless this is true.
+ALLOW_SECRETS = Param("allow_secrets", "boolean", "Keep entries holding a credential")
+
 SHARING: tuple[ToolSpec, ...] = (
     ToolSpec(
         "memory_export_global",
         "Merge this project's memory into the global one (~/.toon-memory) for other projects.",
+        (ALLOW_SECRETS,),
         idempotent=True,
         method="sharing.export_global",
         render="sharing.global_exported",
@@ -20,7 +24,7 @@ SHARING: tuple[ToolSpec, ...] = (
         "memory_import_global",
         "Bring global memories into this project: merge (default) or merge=false to replace "
         "(backup kept).",
-        (Param("merge", "boolean", "false: replace"),),
+        (Param("merge", "boolean", "false: replace"), ALLOW_SECRETS),
         destructive=True,
         idempotent=True,
         method="sharing.import_global",
@@ -38,7 +42,7 @@ SHARING: tuple[ToolSpec, ...] = (
     ToolSpec(
         "memory_import_gist",
         "Merge a memory exported to a GitHub Gist into this one.",
-        (Param("id", doc="Gist id or URL"),),
+        (Param("id", doc="Gist id or URL"), ALLOW_SECRETS),
         required=("id",),
         rename={"id": "gist_id"},
         open_world=True,

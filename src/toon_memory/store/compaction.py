@@ -1,0 +1,128 @@
+"""Compaction: folding the journal and the access log into data.toon (a part of ``Store``).
+
+Invariant: data.toon is encoded outside the lock and swapped in under it,
+only when neither data.toon nor the journal moved meanwhile (else nothing is
+replaced: another process compacted); the journal tail written during the
+encode is carried over, and unreadable lines in the part folded in are kept
+aside, never dropped. An OS refusal leaves every file as it was.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toon_memory.store import journal
+from toon_memory.store.atomic import replace_durable, write_atomic, write_temp
+from toon_memory.store.cache import Position, file_id
+from toon_memory.store.codec import encode_document
+from toon_memory.store.oserrors import explain
+
+if TYPE_CHECKING:
+    from toon_memory.store.crypto import Key
+    from toon_memory.store.lock import FileLock
+    from toon_memory.store.paths import MemoryPaths
+    from toon_memory.store.state import State
+
+#: A memory whose data.toon is smaller than this is compacted after every write.
+EAGER_COMPACT_BYTES = 64 * 1024
+#: Otherwise once the journal passes this, or a quarter of data.toon.
+MIN_JOURNAL_BYTES = 256 * 1024
+
+
+def inode_size(path: Path) -> tuple[int | None, int]:
+    """(inode, size) of ``path``; (None, 0) when it does not exist."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None, 0
+    except NotADirectoryError as exc:
+        raise explain(exc, path) from None
+    return st.st_ino, st.st_size
+
+
+class Compaction:
+    """The compaction methods of ``Store`` (which provides what is declared here)."""
+
+    paths: MemoryPaths
+    lock: FileLock
+    _pos: Position | None
+    _key: Key | None
+
+    if TYPE_CHECKING:
+
+        def state(self) -> State: ...
+        def save_cache(self) -> None: ...
+        def _catch_up(self, pos: Position) -> bool: ...
+        def _keep_aside(self, bad: bytes, count: int) -> None: ...
+        def _seal(self, data: bytes) -> bytes: ...
+
+    def journal_size(self) -> int:
+        return inode_size(self.paths.journal)[1]
+
+    def _maybe_compact(self) -> None:
+        data_size = (file_id(self.paths.data) or (0, 0, 0))[2]
+        j_size = self.journal_size()
+        if data_size < EAGER_COMPACT_BYTES or j_size > max(MIN_JOURNAL_BYTES, data_size // 4):
+            self.compact()
+
+    def compact(self) -> bool:
+        """Fold journal and access log into data.toon. False if another process raced us.
+
+        An OS refusal (read-only, disk full) raises ``FileAccessError`` and
+        leaves every file as it was.
+        """
+        try:
+            return self._compact()
+        except OSError as exc:
+            raise explain(exc, self.paths.data) from None
+
+    def _compact(self) -> bool:
+        with self.lock:
+            state = self.state()
+            pos = self._pos
+            assert pos is not None
+            if not pos.journal_offset and not pos.access_offset and pos.data is not None:
+                return True
+        temp = write_temp(self.paths.data, self._seal(encode_document(
+            list(state.entries.values()), list(state.summaries.values())).encode()))  # fmt: skip
+        with self.lock:
+            if (
+                file_id(self.paths.data) != pos.data
+                or inode_size(self.paths.journal)[0] != pos.journal_ino
+            ):
+                temp.unlink()
+                return False
+            try:
+                replace_durable(temp, self.paths.data)
+            except OSError:
+                temp.unlink(missing_ok=True)
+                raise
+            j_ino = self._carry_tail(self.paths.journal, pos.journal_offset, keep_damage=True)
+            a_ino = self._carry_tail(self.paths.access_log, pos.access_offset)
+            state.pending.clear()
+            self._pos = Position(file_id(self.paths.data), j_ino, 0, a_ino, 0)
+            self._catch_up(self._pos)
+        self.save_cache()
+        return True
+
+    def _carry_tail(self, path: Path, offset: int, *, keep_damage: bool = False) -> int | None:
+        """Keep only the bytes of ``path`` past ``offset`` (atomically); return the new inode.
+
+        With ``keep_damage``, unreadable lines in the part folded in (skipped by a
+        reader that could not move them) are kept aside first, never dropped.
+        """
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        if keep_damage and offset:
+            self._keep_aside(*journal.split_damaged(raw[:offset], self._key)[1:])
+        tail = raw[offset:]
+        if not tail and offset:
+            path.unlink()
+            return None
+        if offset:
+            write_atomic(path, tail)
+        return inode_size(path)[0]
