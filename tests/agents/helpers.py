@@ -59,3 +59,13 @@ def run_cli(
     full.pop("TOON_MEMORY_PROJECT", None)
     return subprocess.run([sys.executable, "-c", CLI_SCRIPT, *args], cwd=cwd, env=full, input=stdin,
                           capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+
+
+def users_claude_settings(proj: Path) -> tuple[Path, str]:
+    """A project's ``.claude/settings.json`` with a user's own Stop hook and model: path, text."""
+    settings = proj / ".claude/settings.json"
+    settings.parent.mkdir()
+    original = ('{\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", '
+                '"command": "say done"}]}\n    ]\n  },\n  "model": "opus"\n}\n')  # fmt: skip
+    settings.write_text(original)
+    return settings, original

@@ -15,7 +15,7 @@ try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     import tomlkit as tomllib  # type: ignore[no-redef]
-from tests.agents.helpers import command, places_for, snapshot
+from tests.agents.helpers import command, places_for, snapshot, users_claude_settings
 
 from toon_memory.agents import engine, status
 from toon_memory.agents.catalog import AGENTS, find_agent, select
@@ -211,11 +211,7 @@ def test_hooks_run_our_hook_commands(env: dict[str, str], proj: Path) -> None:
 
 def test_hooks_are_appended_beside_the_users_own(env: dict[str, str], proj: Path) -> None:
     places = places_for(proj, env)
-    settings = proj / ".claude/settings.json"
-    settings.parent.mkdir()
-    original = ('{\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", '
-                '"command": "say done"}]}\n    ]\n  },\n  "model": "opus"\n}\n')  # fmt: skip
-    settings.write_text(original)
+    settings, original = users_claude_settings(proj)
     engine.install(find_agent("claude"), "project", places, command())
     stop = json.loads(settings.read_text())["hooks"]["Stop"]
     assert [g["hooks"][0]["command"].split()[-3:] for g in stop] == [

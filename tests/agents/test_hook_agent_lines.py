@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.agents.helpers import command, places_for
+from tests.agents.helpers import command, places_for, users_claude_settings
 
 from toon_memory.agents import engine
 from toon_memory.agents.catalog import AGENTS, find_agent
@@ -67,11 +67,7 @@ def test_old_lines_are_ours_for_uninstall_and_upgrade(
 def test_uninstall_of_an_old_line_gives_the_users_bytes_back(env: dict[str, str],
                                                              proj: Path) -> None:  # fmt: skip
     places = places_for(proj, env)
-    settings = proj / ".claude/settings.json"
-    settings.parent.mkdir()
-    original = ('{\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", '
-                '"command": "say done"}]}\n    ]\n  },\n  "model": "opus"\n}\n')  # fmt: skip
-    settings.write_text(original)
+    settings, original = users_claude_settings(proj)
     engine.install(find_agent("claude"), "project", places, command())
     _old_style(settings, "claude")
     stop = json.loads(settings.read_text())["hooks"]["Stop"]
