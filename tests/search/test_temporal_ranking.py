@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tests.search.builders import TODAY, entry, recall
 
 from toon_memory.model import Entry
@@ -59,6 +61,9 @@ def _maps() -> Engine:
               "2026-05-02", links=["supersedes:map-provider-v1"]),
         dated("map-legend", "The tracking page map legend shows carrier colours.", "2026-06-01"),
     ])  # fmt: skip
+
+
+_MAPS = _maps()
 
 
 def test_history_brings_the_replaced_version_first() -> None:
@@ -127,6 +132,10 @@ def test_the_callers_as_of_wins_over_a_day_in_the_query() -> None:
     found = recall(engine, "tracking page maps as of March 2026", as_of="2026-06-15")
     assert found.options.as_of == "2026-06-15"
     assert "map-provider" in found.keys and "map-provider-v1" not in found.keys
+    # with another intent word, or "before", the query's period still yields to the caller's
+    for query in ("latest maps provider in May 2026", "maps provider before May 2026"):
+        found = recall(engine, query, as_of="2026-06-15")
+        assert found.keys[0] == "map-provider" and "map-provider-v1" not in found.keys
 
 
 def test_a_named_period_favours_entries_dated_in_it() -> None:
@@ -162,3 +171,18 @@ def test_history_never_brings_an_entry_written_after_as_of() -> None:
     opts = RecallOptions(as_of="2026-04-01").validated()
     assert not eligible(old, opts, TODAY, history="all")
     assert eligible(old, RecallOptions(as_of="2026-05-15").validated(), TODAY, history="all")
+
+
+_WORDS = ["latest", "first", "before", "previously", "at", "most", "recent", "as", "of", "in",
+          "May", "June", "2026", "2026-03-01", "22", "de", "abril", "antes", "maps", "provider",
+          "the", "release", "oldest", "used", "to", "did", "vor", "Juni"]  # fmt: skip
+
+
+@given(words=st.lists(st.sampled_from(_WORDS), max_size=8),
+       as_of=st.sampled_from(["", "2026-02-01", "2026-06-15"]))  # fmt: skip
+@settings(max_examples=300, deadline=None)
+def test_any_mix_of_time_words_ranks_without_error(words: list[str], as_of: str) -> None:
+    found = recall(_MAPS, " ".join(words), as_of=as_of)
+    if as_of:
+        assert found.options.as_of == as_of
+    assert len(found.keys) == len(set(found.keys))

@@ -64,7 +64,7 @@ def apply_intent(
         _prefer_newest(corpus, relevance, date.fromisoformat(intent.day) if intent.day else None)
     if intent.earliest:
         _prefer_oldest(corpus, relevance)
-    if intent.before:
+    if intent.before and intent.day:
         _prefer_before(corpus, relevance, date.fromisoformat(intent.day))
     if intent.since and PERIOD_WEIGHT > 0:
         _prefer_period(corpus, relevance, intent)
