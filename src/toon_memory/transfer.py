@@ -229,6 +229,20 @@ def _admit(
     return entry
 
 
+def _start_report(
+    rows: list[dict[str, Any]], notes: list[str]
+) -> tuple[list[dict[str, Any]], ImportReport]:
+    """The rows that are objects, and a report counting the reader's notes (skips, repairs)."""
+    notes = list(notes)
+    notes += [f"entry {n}: not an object, skipped" for n, r in enumerate(rows, 1)
+              if not isinstance(r, dict)]  # fmt: skip
+    report = ImportReport(messages=list(notes))
+    skipped = sum(1 for note in notes if _is_skip(note))
+    report.skipped += skipped
+    report.repaired += len(notes) - skipped
+    return [r for r in rows if isinstance(r, dict)], report
+
+
 def _supersede_repeated_keys(rows: list[dict[str, Any]], report: ImportReport) -> None:
     """A key repeated inside one import file: the last row wins, earlier ones become history."""
     last: dict[str, int] = {}
@@ -323,16 +337,8 @@ class Transfer:
         allow_secrets: bool = False,
     ) -> ImportReport:
         """Bring in entry objects (export or file-column names); the same rules as ``import_``."""
-        notes = list(notes or [])
-        notes += [f"entry {n}: not an object, skipped" for n, r in enumerate(rows, 1)
-                  if not isinstance(r, dict)]  # fmt: skip
-        rows = [r for r in rows if isinstance(r, dict)]
+        rows, report = _start_report(rows, notes or [])
         summaries = list(summaries or [])
-        report = ImportReport(messages=list(notes))
-        skipped = sum(1 for note in notes if _is_skip(note))
-        report.skipped += skipped
-        report.repaired += len(notes) - skipped
-
         _supersede_repeated_keys(rows, report)
         from toon_memory.secrets_scan import check_allow
 
