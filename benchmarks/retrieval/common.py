@@ -43,6 +43,18 @@ def mrr_at(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
     return 0.0
 
 
+def bootstrap_ci(values: Sequence[float], rounds: int = 2000, seed: int = 7) -> tuple[float, float]:
+    """The 95% percentile-bootstrap interval of the mean of ``values`` (resampled questions;
+    fixed seed, so a run prints the same interval twice)."""
+    import random
+
+    if not values:
+        return 0.0, 0.0
+    rng, n = random.Random(seed), len(values)
+    means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(rounds))
+    return means[int(0.025 * rounds)], means[int(0.975 * rounds) - 1]
+
+
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """Print (and return) a Markdown table; floats get three decimals."""
     cells = [[f"{c:.3f}" if isinstance(c, float) else str(c) for c in row] for row in rows]

@@ -1,7 +1,7 @@
 """LoCoMo evidence recall: every turn stored as an entry, as the dataset README defines.
 
 Run: ``python -m benchmarks.retrieval.locomo [--data DIR]``.
-Prints evidence recall@5, recall@10 and hit@5, overall and per question
+Prints evidence recall@5 (with its 95% bootstrap interval over questions), recall@10 and hit@5, overall and per question
 category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop), for the
 rank_bm25 baseline (BM25Okapi over lower-cased ``\\w+`` tokens of speaker,
 text, caption and date), our flat mode and our graph mode (hops 1 and 2),
@@ -24,7 +24,14 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.retrieval.common import SHARED, hit_at, print_table, recall_at, stable_id
+from benchmarks.retrieval.common import (
+    SHARED,
+    bootstrap_ci,
+    hit_at,
+    print_table,
+    recall_at,
+    stable_id,
+)
 from toon_memory.model import Entry
 from toon_memory.search import Engine, RecallOptions
 
@@ -142,12 +149,17 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
+def _interval(values: list[float]) -> str:
+    low, high = bootstrap_ci(values)
+    return f"{low:.3f}-{high:.3f}"
+
+
 def report(scores: dict[str, dict[str, list[float]]], title: str) -> None:
     n = len(next(iter(scores.values()))["r5:all"])
     print(f"\nLoCoMo evidence retrieval, {title}: {n} questions (categories 1-4 with evidence)\n")
-    rows = [[system, _mean(m["r5:all"]), _mean(m["r10:all"]), _mean(m["h5:all"])]
-            for system, m in scores.items()]  # fmt: skip
-    print_table(["system", "recall@5", "recall@10", "hit@5"], rows)
+    rows = [[system, _mean(m["r5:all"]), _interval(m["r5:all"]), _mean(m["r10:all"]),
+             _mean(m["h5:all"])] for system, m in scores.items()]  # fmt: skip
+    print_table(["system", "recall@5", "R@5 95% CI", "recall@10", "hit@5"], rows)
     print("\nrecall@5 per category (questions)")
     headers = ["system"] + [f"{name} ({len(next(iter(scores.values()))['r5:' + name])})"
                             for name in CATEGORIES.values()]  # fmt: skip
