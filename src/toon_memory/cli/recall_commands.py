@@ -63,7 +63,13 @@ def recall(ctx: Context, /, query: str, mode: str, hops: int | None, ids: str, c
            no_rrf: bool, as_of: str, limit: int | None, budget: str, budget_tokens: int,
            explain: bool, session_bias: bool, path_scope: str, from_date: str, to_date: str,
            as_json: bool) -> None:  # fmt: skip
-    """Find the entries that matter for QUERY, best first."""
+    """Find the entries that matter for QUERY, best first.
+
+    QUERY may say when ("latest release", "the SLA before June", "as of
+    2026-03-01", "first audit", "what did we use previously") and name a file
+    ("before editing src/api/auth.py"); words in Spanish, Portuguese, French
+    or German find English entries and the other way round.
+    """
     result = ctx.memory.recall(
         query, mode=mode, hops=hops, ids=ids or None, compact=compact, rrf=not no_rrf,
         as_of=as_of, limit=limit, budget=budget, budget_tokens=budget_tokens, explain=explain,
