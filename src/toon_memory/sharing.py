@@ -346,9 +346,10 @@ def pre_commit(memory: Memory) -> str:
     paths = memory.paths
     if not paths.folder.is_dir():
         return "toon-memory: no memory folder here; nothing to stage"
+    top = git_top(memory.root)  # not a git work tree: refused before anything is written
     if not memory.compact():
         memory.compact()  # another process compacted meanwhile: once more, on its result
-    staged = stage(git_top(memory.root), [paths.data, paths.archive])
+    staged = stage(top, [paths.data, paths.archive])
     names = ", ".join(p.name for p in staged) or "nothing (no memory written yet)"
     return f"toon-memory: journal folded into data.toon; staged {names}"
 

@@ -223,6 +223,20 @@ def test_merge_driver_command_merges_archive_files_and_refuses_what_does_not_dec
     assert ours.read_bytes() == before  # nothing written: git reports a conflict
 
 
+def test_pre_commit_outside_git_changes_nothing(tmp_path: Path) -> None:
+    """Found by the CLI fuzz: refused outside a git work tree, it must not fold the journal."""
+    root = tmp_path / "plain"
+    root.mkdir()
+    memory = Memory(root)
+    memory.remember("decision", "use-zod", "Validate input with zod.")
+    memory.recall("zod")  # an access record waits in the access log until a compaction
+    folder = root / ".toon-memory" / "memory"
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    done = run_cli("git-hook", "pre-commit", project=root)
+    assert done.returncode != 0 and "not in a git repository" in done.stderr
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
+
+
 def test_pre_commit_api_folds_and_stages(tmp_path: Path) -> None:
     from toon_memory.sharing import pre_commit
 
