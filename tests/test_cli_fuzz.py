@@ -160,10 +160,17 @@ def _check(args: list[str], code: int, stderr: str, before: dict[str, bytes | No
         assert _files(root) == before, ("a refused call changed the memory", args, stderr)
 
 
+def _no_nul(args: list[str]) -> bool:
+    """No command line carries a NUL (argv strings end at one) or a surrogate outside
+    U+DC80..U+DCFF (``_encodable``): click's own path check would raise on them before our
+    code runs. The API and MCP refuse them themselves (tested there)."""
+    return all("\x00" not in arg for arg in args)
+
+
 def test_fuzz_cli_in_process(fuzz_root: Path) -> None:
     @settings(max_examples=EXAMPLES or 60, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))  # fmt: skip
-    @given(args=argument_lists(fuzz_root))
+    @given(args=argument_lists(fuzz_root).filter(_encodable))
     def run(args: list[str]) -> None:
         before = _files(fuzz_root)
         done = invoke(*args, project=fuzz_root)
@@ -180,7 +187,7 @@ def _encodable(args: list[str]) -> bool:
             os.fsencode(arg)
     except UnicodeEncodeError:
         return False
-    return all("\x00" not in arg for arg in args)
+    return _no_nul(args)
 
 
 def test_fuzz_cli_subprocess(fuzz_root: Path) -> None:

@@ -41,6 +41,15 @@ def _refused(done: Any, code: int, *needles: str) -> None:
 # -- item 3 -----------------------------------------------------------------------------
 
 
+def test_export_to_a_name_with_a_nul_is_refused(project: Path, tmp_path: Path) -> None:
+    memory = Memory(project)
+    memory.remember("decision", "use-zod", "Validate input with zod.")
+    for name in ("\x00", str(tmp_path / "a\x00b.json")):
+        with pytest.raises(InputError) as caught:
+            memory.export(name)
+        assert caught.value.field == "file" and "NUL" in str(caught.value)
+
+
 def test_export_onto_the_memory_folder_is_refused(project: Path) -> None:
     paths = _seed(project)
     before = paths.data.read_bytes()

@@ -326,10 +326,16 @@ class Sharing:
 def merge_files(base: Path, ours: Path, theirs: Path) -> FileMerge:
     """The git merge driver: merge three versions of a memory file into ``ours``.
 
-    Raises ``CorruptFileError`` (and writes nothing) when a version does not decode.
+    Raises ``CorruptFileError`` (and writes nothing) when a version does not decode, and
+    ``InputError`` when ``ours`` lies in a memory's own folder.
     """
+    from toon_memory.errors import InputError
     from toon_memory.store.documents import read_document, write_document
+    from toon_memory.store.paths import inside_a_memory
 
+    if inside_a_memory(ours):  # git passes temporary copies; never a memory's own file
+        raise InputError("ours", f"{ours} is a memory's own file; the merged result would "
+                         "replace it: git gives the driver temporary copies (%A)")  # fmt: skip
     old, mine, other = read_document(base), read_document(ours), read_document(theirs)
     merged = merge_entries3(old.entries, mine.entries, other.entries)
     summaries = merge_summaries3(old.summaries, mine.summaries, other.summaries)

@@ -33,6 +33,7 @@ from toon_memory.model import Entry, Summary, is_valid_id
 from toon_memory.remember import new_id, versions_to_drop
 from toon_memory.store import journal
 from toon_memory.store.atomic import write_atomic
+from toon_memory.store.paths import inside_a_memory
 
 if TYPE_CHECKING:
     from toon_memory.store.state import State
@@ -305,18 +306,16 @@ class Transfer:
         return len(entries)
 
     def _check_target(self, target: Path) -> None:
+        if "\x00" in str(target):
+            raise InputError("file", "holds a NUL character; no file can have that name")
         if target.is_dir():
             raise InputError("file", f"{target} is a folder; name a file")
         if target.exists() and not target.is_file():
             raise InputError("file", f"{target} is not a regular file (a device, a pipe?)")
         if not target.parent.is_dir():
             raise InputError("file", f"folder {target.parent} does not exist; create it first")
-        resolved = target.resolve()
         own = self.store.paths.folder.resolve()
-        if own in resolved.parents or any(
-            p.name in ("memory", "cache") and p.parent.name == ".toon-memory"
-            for p in resolved.parents
-        ):
+        if own in target.resolve().parents or inside_a_memory(target):
             raise InputError(
                 "file",
                 f"{target} is inside a memory folder; exporting there would overwrite the "

@@ -260,3 +260,19 @@ def test_the_merge_driver_never_replaces_a_device(tmp_path: Path) -> None:
     done = run_cli("merge-driver", str(base), os.devnull, str(base), project=tmp_path)
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert stat.S_ISCHR(os.lstat(os.devnull).st_mode)
+
+
+def test_the_merge_driver_never_writes_into_a_memory_folder(tmp_path: Path) -> None:
+    """Found by the CLI fuzz: %A = the memory's journal put a TOON document in journal.jsonl."""
+    root = tmp_path / "p"
+    root.mkdir()
+    memory = Memory(root)
+    memory.remember("decision", "use-zod", "Validate input with zod.")
+    folder = root / ".toon-memory" / "memory"
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    base = tmp_path / "base.toon"
+    base.write_text("version: 1\nentries[0]:\nsummaries: []\n")
+    for ours in (folder / "journal.jsonl", folder / "data.toon"):
+        done = run_cli("merge-driver", str(base), str(ours), str(base), project=root)
+        assert done.returncode == 2 and "ours" in done.stderr and "%A" in done.stderr
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before

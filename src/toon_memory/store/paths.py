@@ -48,6 +48,14 @@ def find_project_root(start: Path | str | None = None) -> Path:
     return here
 
 
+def inside_a_memory(path: Path) -> bool:
+    """Does ``path`` (resolved) lie in a memory's own folder or its cache
+    (``…/.toon-memory/memory/…``, ``…/.toon-memory/cache/…``)? Writing there by hand would
+    overwrite the memory's own files."""
+    return any(p.name in ("memory", "cache") and p.parent.name == STORE_DIR
+               for p in path.resolve().parents)  # fmt: skip
+
+
 def _existing(folder: Path, field: str) -> Path:
     """``folder`` when it is an existing folder; InputError naming ``field`` otherwise."""
     if not folder.is_dir():
