@@ -32,6 +32,8 @@ from toon_memory.cli.main import cli
 from toon_memory.store.paths import MemoryPaths
 
 EXAMPLES = int(os.environ.get("TOON_MEMORY_FUZZ_EXAMPLES", "0") or 0)
+#: Some drawn arguments are 200,000 characters long; hypothesis warns when it prints such a call.
+LARGE_REPR = pytest.mark.filterwarnings("ignore:Generating overly large repr")
 #: Commands left out: they start servers, edit agent configs or build folders elsewhere.
 # Left out: servers and loops that run until stopped (mcp, viewer, watch), the installer, demo
 # folders, and gist (its import of a public gist would reach the network).
@@ -167,6 +169,7 @@ def _no_nul(args: list[str]) -> bool:
     return all("\x00" not in arg for arg in args)
 
 
+@LARGE_REPR
 def test_fuzz_cli_in_process(fuzz_root: Path) -> None:
     @settings(max_examples=EXAMPLES or 60, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))  # fmt: skip
@@ -180,16 +183,22 @@ def test_fuzz_cli_in_process(fuzz_root: Path) -> None:
     run()
 
 
+#: Linux refuses one argument of this many bytes or more (MAX_ARG_STRLEN, the NUL included).
+MAX_ARG_BYTES = 131_072
+
+
 def _encodable(args: list[str]) -> bool:
-    """Arguments a real command line can carry (undecodable bytes arrive as U+DC80..U+DCFF)."""
+    """Arguments a real command line can carry (undecodable bytes arrive as U+DC80..U+DCFF;
+    one argument is shorter than ``MAX_ARG_BYTES``)."""
     try:
-        for arg in args:
-            os.fsencode(arg)
+        if any(len(os.fsencode(arg)) >= MAX_ARG_BYTES for arg in args):
+            return False
     except UnicodeEncodeError:
         return False
     return _no_nul(args)
 
 
+@LARGE_REPR
 def test_fuzz_cli_subprocess(fuzz_root: Path) -> None:
     @settings(max_examples=max(EXAMPLES // 10, 6), deadline=None, database=None,
               suppress_health_check=list(HealthCheck))  # fmt: skip
