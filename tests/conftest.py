@@ -9,8 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+# ``HYPOTHESIS_PROFILE=deep pytest …`` runs every property test with default settings 20 times
+# longer (a bug hunt; CI uses the default). Tests that set their own example count keep it.
+settings.register_profile("deep", max_examples=2_000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 TODAY = "2026-07-15"
 
 
