@@ -51,14 +51,14 @@ def fast_argv(args: Sequence[str]) -> tuple[str, str | None] | None:
 
 def fast_project() -> tuple[bool, str | None]:
     """``(usable, project)`` from ``TOON_MEMORY_PROJECT``: unset, or an existing folder
-    (what the click group accepts); anything else is reported by ``report_skip``."""
+    (what the click group accepts); anything else is reported by ``skip_hook``."""
     project = os.environ.get("TOON_MEMORY_PROJECT")
     if project is None:
         return True, None
     return (bool(project) and os.path.isdir(project)), project
 
 
-def report_skip(action: str, problem: str) -> None:
+def skip_hook(action: str, problem: str) -> None:
     """One line on stderr saying why the hook did nothing (it still exits 0)."""
     with contextlib.suppress(Exception):  # stderr gone: nothing left to tell
         sys.stderr.write(f"toon-memory hook {action}: {problem}; skipped"[:300] + "\n")

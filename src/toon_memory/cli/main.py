@@ -21,24 +21,20 @@ if TYPE_CHECKING:
 def main() -> None:
     args = sys.argv[1:]
     if args[:1] == ["hook"]:
-        from toon_memory.cli.hook_run import fast_argv, fast_project, report_skip, run_and_report
+        from toon_memory.cli.hook_run import fast_argv, fast_project, run_and_report, skip_hook
 
         parsed, (usable, project) = fast_argv(args[1:]), fast_project()
         if parsed is not None:
             if usable:
                 run_and_report(project, *parsed)
             else:  # a hook never fails its agent, even over a bad TOON_MEMORY_PROJECT
-                report_skip(parsed[0], f"TOON_MEMORY_PROJECT {quote_path(project)} is not a folder")
+                from toon_memory.errors import quote
+
+                skip_hook(parsed[0], f"TOON_MEMORY_PROJECT {quote(project or '')} is not a folder")
             os._exit(0)  # as the CLI does (cli.group.exit_fast): no heap teardown
     from toon_memory.cli.group import run_cli
 
     run_cli(args)
-
-
-def quote_path(path: str | None) -> str:
-    from toon_memory.errors import quote
-
-    return quote(path or "")
 
 
 def __getattr__(name: str) -> click.Group:

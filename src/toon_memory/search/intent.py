@@ -124,7 +124,11 @@ class Intent:
     strict: bool = False
     since: str = ""
     earliest: bool = False
-    before: bool = False
+
+    @property
+    def before(self) -> bool:
+        """The query asks for the state before the period it names: only ``day`` is set."""
+        return bool(self.day) and not self.since
 
     def __bool__(self) -> bool:
         return self.latest or self.history or self.earliest or bool(self.day)
@@ -145,7 +149,7 @@ def detect(query: str, today: date) -> Intent:
     since, day, strict = _named_period(tokens, today)
     one_way = not history and not (latest and earliest)
     return Intent(bool(latest) and one_way, bool(history), day, strict, since,
-                  earliest=bool(earliest) and one_way, before=bool(day) and not since)  # fmt: skip
+                  earliest=bool(earliest) and one_way)  # fmt: skip
 
 
 def _earliest_words(tokens: list[str]) -> set[str]:

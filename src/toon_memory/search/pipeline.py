@@ -76,7 +76,7 @@ def read_intent(o: RecallOptions, today: date) -> tuple[RecallOptions, intents.I
         return o, intents.NONE, ""
     found = intents.detect(o.query, today)
     if o.as_of and found.day:
-        found = replace(found, day="", strict=False, since="", before=False)
+        found = replace(found, day="", strict=False, since="")
     if found.day and found.strict:
         return replace(o, as_of=found.day), found, "all" if found.history else ""
     return o, found, "all" if found.history else found.day

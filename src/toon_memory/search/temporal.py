@@ -61,10 +61,10 @@ def apply_intent(
 ) -> None:
     """Rescale ``relevance`` (and pull older versions in, noting ``hop``/``via``) in place."""
     if intent.latest:
-        _prefer_newest(corpus, relevance, date.fromisoformat(intent.day) if intent.day else None)
+        _prefer_by_age(corpus, relevance, date.fromisoformat(intent.day) if intent.day else None)
     if intent.earliest:
-        _prefer_oldest(corpus, relevance)
-    if intent.before and intent.day:
+        _prefer_by_age(corpus, relevance, None, oldest=True)
+    if intent.before:
         _prefer_before(corpus, relevance, date.fromisoformat(intent.day))
     if intent.since and PERIOD_WEIGHT > 0:
         _prefer_period(corpus, relevance, intent)
@@ -103,8 +103,11 @@ def _born_after(corpus: Corpus, node: str, day: date) -> bool:
     return born is not None and born > day
 
 
-def _prefer_newest(corpus: Corpus, relevance: dict[str, float], until: date | None) -> None:
-    """Newer candidates weigh more; with a named day, the newest up to it (later: no boost)."""
+def _prefer_by_age(
+    corpus: Corpus, relevance: dict[str, float], until: date | None, oldest: bool = False
+) -> None:
+    """Newer candidates weigh more (``oldest``: older ones), the age counted from the newest
+    (oldest) candidate; with ``until``, only candidates up to it count (later: no boost)."""
     days = {node: _day(corpus, node) for node in relevance}
     if until is not None:
         days = {node: day if day is not None and day <= until else None
@@ -112,31 +115,20 @@ def _prefer_newest(corpus: Corpus, relevance: dict[str, float], until: date | No
     known = [d for d in days.values() if d is not None]
     if not known:
         return
-    newest = max(known)
+    edge = min(known) if oldest else max(known)
     for node, day in days.items():
-        relevance[node] *= 1.0 + LATEST_WEIGHT * recency(day, newest, LATEST_HALF_LIFE_DAYS)
+        if day is not None:
+            older, newer = (edge, day) if oldest else (day, edge)
+            relevance[node] *= 1.0 + LATEST_WEIGHT * recency(older, newer, LATEST_HALF_LIFE_DAYS)
 
 
 def _prefer_before(corpus: Corpus, relevance: dict[str, float], day: date) -> None:
     """ "before June": the newest candidate up to the day weighs more, later ones less."""
-    _prefer_newest(corpus, relevance, day)
+    _prefer_by_age(corpus, relevance, day)
     for node in relevance:
         later = _day(corpus, node)
         if later is not None and later > day:
             relevance[node] *= LATER_VERSION_FACTOR
-
-
-def _prefer_oldest(corpus: Corpus, relevance: dict[str, float]) -> None:
-    """Older candidates weigh more: the mirror of ``_prefer_newest``, counted from the oldest."""
-    days = {node: _day(corpus, node) for node in relevance}
-    known = [d for d in days.values() if d is not None]
-    if not known:
-        return
-    oldest = min(known)
-    for node, day in days.items():
-        if day is not None:
-            age = (day - oldest).days
-            relevance[node] *= 1.0 + LATEST_WEIGHT * 0.5 ** (age / LATEST_HALF_LIFE_DAYS)
 
 
 def _pull_versions(

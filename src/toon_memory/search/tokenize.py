@@ -158,30 +158,20 @@ def _word_groups(word: str, lang: str) -> tuple[tuple[str, ...], ...]:
     return (_stems(word, lang),)
 
 
-def word_groups(text: str, lang: str | None = None) -> list[tuple[str, ...]]:
-    """One tuple of alternative terms per kept word of ``text``, in order.
-
-    Stopwords of the text's language (and English ones) are dropped; CJK runs
-    give one single-term group per bigram.
-    """
-    language = lang or detect_language(text)
-    groups: list[tuple[str, ...]] = []
-    for word in words(text):
-        groups.extend(_word_groups(word, language))
-    return groups
-
-
 def document_terms(text: str, lang: str | None = None) -> list[str]:
     """Index terms of ``text``: every alternative stem of every kept word, and in German
     text the stems of a compound's parts too (``search.compounds``)."""
     language = lang or detect_language(text)
-    terms: list[str] = []
-    for word in words(text):
-        for group in _word_groups(word, language):
-            terms.extend(group)
-            if language == "de" and len(word) >= 8:
-                terms.extend(_compound_terms(word))
-    return terms
+    return [term for word in words(text) for group in _groups_with_parts(word, language)
+            for term in group]  # fmt: skip
+
+
+def _groups_with_parts(word: str, lang: str) -> tuple[tuple[str, ...], ...]:
+    """The word's groups, then (a kept German word of 8+ letters) one per compound part."""
+    groups = _word_groups(word, lang)
+    if lang == "de" and len(word) >= 8 and groups:
+        return groups + _compound_groups(word)
+    return groups
 
 
 @lru_cache(maxsize=65536)
@@ -190,10 +180,6 @@ def _compound_groups(word: str) -> tuple[tuple[str, ...], ...]:
     from toon_memory.search.compounds import parts
 
     return tuple(_stems(part, "de") for part in parts(fold(word)))
-
-
-def _compound_terms(word: str) -> tuple[str, ...]:
-    return tuple(term for group in _compound_groups(word) for term in group)
 
 
 def query_groups(text: str) -> list[tuple[str, ...]]:
@@ -208,8 +194,7 @@ def query_groups(text: str) -> list[tuple[str, ...]]:
     out: list[tuple[str, ...]] = []
     filler: list[tuple[str, ...]] = []
     for word in words(text):
-        extra = _compound_groups(word) if lang == "de" and len(word) >= 8 else ()
-        for group in (*_word_groups(word, lang), *extra):
+        for group in _groups_with_parts(word, lang):
             if group not in seen:
                 seen.add(group)
                 folded = fold(word)
