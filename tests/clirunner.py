@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from toon_memory.cli.main import cli
+from toon_memory.adapters.cli.main import cli
 
 
 @dataclass(frozen=True)

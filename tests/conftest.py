@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+#: The checkout, the test fixtures beside this file, and the workspace's shared/ folder.
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+SHARED = ROOT.parent / "shared"
 
 # ``HYPOTHESIS_PROFILE=deep pytest …`` runs every property test with default settings 20 times
 # longer (a bug hunt; CI uses the default). Tests that set their own example count keep it.

@@ -46,7 +46,7 @@ from benchmarks.context.memory import (
 from benchmarks.retrieval.common import print_table
 
 if TYPE_CHECKING:
-    from toon_memory.memory import Memory
+    from toon_memory.memory.api import Memory
 
 TODAY = "2026-07-15"
 FOCUS_QUERY = "payment capture times out: retry capture_payment"
@@ -99,9 +99,9 @@ def token_counter() -> tuple[Callable[[str], int], str]:
 
 def call_tool(memory: Memory, name: str, arguments: dict[str, Any]) -> str:
     """The text an MCP client gets from ``name`` (the server's own path, minus transport)."""
-    from toon_memory.server.args import normalise
-    from toon_memory.server.handlers import run_tool
-    from toon_memory.server.tools import BY_NAME
+    from toon_memory.adapters.server.args import normalise
+    from toon_memory.adapters.server.handlers import run_tool
+    from toon_memory.adapters.server.tools import BY_NAME
 
     spec = BY_NAME[name]
     return run_tool(memory, spec, normalise(spec, arguments)).text
@@ -115,7 +115,7 @@ def _git(root: Path, *args: str) -> str:
 # -- the manual side ----------------------------------------------------------------------------
 def sessions_listing(memory: Memory) -> str:
     """``memory_sessions`` when it is registered, else the heartbeat files an agent would read."""
-    from toon_memory.server.tools import BY_NAME
+    from toon_memory.adapters.server.tools import BY_NAME
 
     if "memory_sessions" in BY_NAME:
         return call_tool(memory, "memory_sessions", {})
@@ -129,7 +129,7 @@ def _words(query: str) -> list[str]:
 
 def manual_steps(memory: Memory, tool: str) -> list[str]:
     """The outputs of the manual sequence ``tool`` replaces (see ``MANUAL``)."""
-    from toon_memory.server import views
+    from toon_memory.adapters.server import views
 
     root = memory.root
     dump = views.entries_text(memory)
@@ -184,7 +184,7 @@ def _timed(memory: Memory, name: str, args: dict[str, Any]) -> float:
 
 
 def latency(base: Path, entries: int, commits: int, runs: int) -> None:
-    from toon_memory.memory import Memory
+    from toon_memory.memory.api import Memory
     from toon_memory.store.sidecar import sidecar_path
 
     root = _project(base, "large", generated_entries(entries), commits)
@@ -214,7 +214,7 @@ def _pct(before: int, after: int) -> str:
 
 
 def tokens(base: Path, commits: int) -> None:
-    from toon_memory.memory import Memory
+    from toon_memory.memory.api import Memory
 
     count, label = token_counter()
     root = _project(base, "curated", curated_entries(), commits)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from benchmarks.context.fixture import CHANGING, END
 from benchmarks.retrieval.latency import distribution
-from toon_memory.model import CATEGORIES, Entry
+from toon_memory.model.entry import CATEGORIES, Entry
 
 _CURATED: tuple[tuple[str, str, str, str, str, str], ...] = (
     # (category, key, content, file, tags, links)
@@ -201,8 +201,8 @@ def write_sessions(root: Path) -> None:
     """Two live sessions (this process) sharing a file, and one ended 20 hours before ``END``."""
     import os
 
+    from toon_memory.store.heartbeats import beat, end_session
     from toon_memory.store.paths import MemoryPaths
-    from toon_memory.store.sessions import beat, end_session
 
     folder = MemoryPaths.for_project(root).folder
     beat(folder, "claude-0a1b2c3d", agent="claude", branch="main", root=root,

@@ -33,7 +33,7 @@ def _dates(rng: random.Random) -> str:
 
 def curation_memory(root: Path, n: int) -> None:
     """Write a data.toon of ``n`` entries with duplicates, versions and drafts mixed in."""
-    from toon_memory.model import CATEGORIES, Entry
+    from toon_memory.model.entry import CATEGORIES, Entry
     from toon_memory.store.codec import encode_document
     from toon_memory.store.paths import MemoryPaths
 
@@ -72,10 +72,10 @@ def curation_memory(root: Path, n: int) -> None:
 def _clear_caches() -> None:
     import sys
 
-    from toon_memory.curation import similarity
+    from toon_memory.rules.curation import similarity
 
     similarity.term_set.cache_clear()
-    sys.modules["toon_memory.curation.reflect"]._conflict_terms.cache_clear()
+    sys.modules["toon_memory.rules.curation.reflect"]._conflict_terms.cache_clear()
 
 
 def _timed(call: Callable[[], Any], repeats: int) -> tuple[float, float, Any]:

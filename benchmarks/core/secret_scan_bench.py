@@ -30,7 +30,7 @@ def _texts() -> dict[str, str]:
 
 
 def scan_costs() -> list[tuple[str, float]]:
-    from toon_memory.secrets_scan import _plugins, scan_text
+    from toon_memory.rules.secrets import _plugins, scan_text
 
     _plugins()  # the library import is measured apart
     rows = []
@@ -88,8 +88,8 @@ def main() -> None:
     print("| text | scan ms |\n|---|---:|")
     for name, ms in scan_costs():
         print(f"| {name} | {ms:.3f} |")
-    own = import_ms("toon_memory.secrets_scan", "import toon_memory.model")
-    print(f"\nimport toon_memory.secrets_scan (after toon_memory.model): {own:.1f} ms; "
+    own = import_ms("toon_memory.rules.secrets", "import toon_memory.model.entry")
+    print(f"\nimport toon_memory.rules.secrets (after toon_memory.model.entry): {own:.1f} ms; "
           f"detect-secrets plugins (only when the prefilter matches): "
           f"{import_ms('detect_secrets.plugins.aws'):.0f} ms")  # fmt: skip
     scanned, plain, cli = remember_ab(args.size, args.repeats)

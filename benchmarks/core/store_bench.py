@@ -69,7 +69,7 @@ def _vocabulary(rng: random.Random, size: int = 20_000) -> list[str]:
 
 def synthetic_memory(root: Path, n: int) -> None:
     """Write a data.toon of ``n`` entries straight through the codec (Zipf-distributed words)."""
-    from toon_memory.model import CATEGORIES, Entry
+    from toon_memory.model.entry import CATEGORIES, Entry
     from toon_memory.store.codec import encode_document
     from toon_memory.store.paths import MemoryPaths
 

@@ -85,7 +85,7 @@ def serve_once(env: dict[str, str]) -> tuple[float, float, dict[str, Any]]:
 
 def build_memory(root: Path, entries: int) -> None:
     """A project of ``entries`` synthetic entries (one import, then compaction)."""
-    from toon_memory.memory import Memory
+    from toon_memory.memory.api import Memory
 
     (root / ".git").mkdir(parents=True, exist_ok=True)
     if not entries:

@@ -34,7 +34,7 @@ from typing import Any
 
 from benchmarks.retrieval import gold_eval, locomo
 from benchmarks.retrieval.common import mrr_at, ndcg_at, print_table, recall_at
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 from toon_memory.search import Engine, RecallOptions, compounds, crosslang, signals, temporal
 from toon_memory.search import intent as intent_module
 from toon_memory.search import pipeline as pipeline_module

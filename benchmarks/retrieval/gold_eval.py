@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.retrieval.common import hit_at, mrr_at, ndcg_at, print_table, recall_at
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 from toon_memory.search import Engine, RecallOptions
 
 HERE = Path(__file__).resolve().parent / "gold"
@@ -76,7 +76,7 @@ def _baseline(entries: list[Entry], today: date) -> Mode:
 
     from rank_bm25 import BM25Okapi
 
-    from toon_memory.clock import is_expired
+    from toon_memory.model.clock import is_expired
 
     live = [e for e in entries if e.status == "active" and not is_expired(e.ttl, today)]
     bm25 = BM25Okapi([re.findall(r"\w+", f"{e.key} {e.content} {' '.join(e.tags)}".lower())

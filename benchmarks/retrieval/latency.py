@@ -25,7 +25,7 @@ import time
 from datetime import date
 
 from benchmarks.retrieval.common import print_table, stable_id
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 from toon_memory.search import Engine, RecallOptions
 
 TODAY = date(2026, 7, 15)

@@ -32,7 +32,7 @@ from benchmarks.retrieval.common import (
     recall_at,
     stable_id,
 )
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 from toon_memory.search import Engine, RecallOptions
 
 DEFAULT_DATA = SHARED / "datasets" / "locomo"

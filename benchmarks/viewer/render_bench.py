@@ -56,7 +56,7 @@ def rows(count: int, seed: int = 7) -> list[dict[str, Any]]:
 
 
 def build_memory(folder: Path, count: int) -> Any:
-    from toon_memory.memory import Memory
+    from toon_memory.memory.api import Memory
 
     (folder / ".git").mkdir(parents=True)
     memory = Memory(folder)
@@ -101,7 +101,7 @@ def measure(browser: Any, url: str, count: int) -> dict[str, float]:
 
 
 def serve_live(memory: Any) -> tuple[Any, str]:
-    from toon_memory.viewer.http import ViewerApp, ViewerServer
+    from toon_memory.adapters.viewer.http import ViewerApp, ViewerServer
 
     server = ViewerServer(ViewerApp(memory), 0)
     threading.Thread(target=server.serve_forever, args=(0.1,), daemon=True).start()
@@ -119,8 +119,8 @@ def main() -> int:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    from toon_memory.viewer.page import write_export
-    from toon_memory.viewer.payload import graph_payload
+    from toon_memory.adapters.viewer.page import write_export
+    from toon_memory.adapters.viewer.payload import graph_payload
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["TOON_MEMORY_HOME"] = str(Path(tmp) / "home")

@@ -46,7 +46,7 @@ ENTRIES: tuple[tuple[str, str, str, str, str], ...] = (
 
 
 def build(folder: Path) -> None:
-    from toon_memory.memory import Memory
+    from toon_memory.memory.api import Memory
 
     (folder / ".git").mkdir(parents=True)
     memory = Memory(folder)
@@ -59,7 +59,7 @@ def build(folder: Path) -> None:
 
 def main() -> int:
     from playwright.sync_api import sync_playwright
-    from tests.viewer.helpers import start_viewer, stop_viewer
+    from tests.adapters.viewer.helpers import start_viewer, stop_viewer
 
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/viewer.png").resolve()
     with tempfile.TemporaryDirectory() as tmp:

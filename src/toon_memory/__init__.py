@@ -14,8 +14,6 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from toon_memory.archiving import ArchiveResult
-    from toon_memory.changes import Diff
     from toon_memory.errors import (
         AgentConfigError,
         CorruptFileError,
@@ -31,15 +29,17 @@ if TYPE_CHECKING:
         SyncError,
         ToonMemoryError,
     )
-    from toon_memory.maintenance import Checkpoint, InitResult
-    from toon_memory.memory import Memory
-    from toon_memory.model import CATEGORIES, FIELDS, Entry, Summary
-    from toon_memory.recalling import Primer
-    from toon_memory.remember import RememberResult
+    from toon_memory.memory.api import Memory
+    from toon_memory.memory.maintenance import Checkpoint, InitResult
+    from toon_memory.memory.recaller import Primer
+    from toon_memory.memory.transfer import ImportReport
+    from toon_memory.model.entry import CATEGORIES, FIELDS, Entry, Summary
+    from toon_memory.rules.archiving import ArchiveResult
+    from toon_memory.rules.changes import Diff
+    from toon_memory.rules.remember import RememberResult
+    from toon_memory.rules.stats import Stats
     from toon_memory.search.options import RecallOptions
     from toon_memory.search.result import Hit, RecallResult
-    from toon_memory.stats import Stats
-    from toon_memory.transfer import ImportReport
 
 _WHERE: dict[str, str] = {
     "ReadOnlyMemoryError": "errors",
@@ -48,28 +48,28 @@ _WHERE: dict[str, str] = {
     "AgentConfigError": "errors",
     "SyncError": "errors",
     "EncryptionError": "errors",
-    "ArchiveResult": "archiving",
-    "CATEGORIES": "model",
-    "Checkpoint": "maintenance",
+    "ArchiveResult": "rules.archiving",
+    "CATEGORIES": "model.entry",
+    "Checkpoint": "memory.maintenance",
     "CorruptFileError": "errors",
-    "Diff": "changes",
-    "Entry": "model",
-    "FIELDS": "model",
+    "Diff": "rules.changes",
+    "Entry": "model.entry",
+    "FIELDS": "model.entry",
     "Hit": "search.result",
     "ImportFormatError": "errors",
-    "ImportReport": "transfer",
-    "InitResult": "maintenance",
+    "ImportReport": "memory.transfer",
+    "InitResult": "memory.maintenance",
     "InputError": "errors",
     "LockTimeoutError": "errors",
-    "Memory": "memory",
+    "Memory": "memory.api",
     "NotFoundError": "errors",
-    "Primer": "recalling",
+    "Primer": "memory.recaller",
     "RecallOptions": "search.options",
     "RecallResult": "search.result",
-    "RememberResult": "remember",
-    "Stats": "stats",
+    "RememberResult": "rules.remember",
+    "Stats": "rules.stats",
     "StoreError": "errors",
-    "Summary": "model",
+    "Summary": "model.entry",
     "ToonMemoryError": "errors",
 }
 

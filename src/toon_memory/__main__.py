@@ -1,5 +1,5 @@
 """``python -m toon_memory`` runs the CLI."""
 
-from toon_memory.cli.main import main
+from toon_memory.adapters.cli.main import main
 
 main()

@@ -1,7 +1,11 @@
 """The dependency direction of docs/architecture.md, enforced over the source's imports.
 
-Every ``import`` in ``src/toon_memory`` is read with ``ast`` (lazy imports inside
-functions included; imports under ``if TYPE_CHECKING:`` excluded, they never run).
+Every ``import`` in ``src/toon_memory`` is read with ``ast``: lazy imports inside
+functions and imports under ``if TYPE_CHECKING:`` included (mypy follows those too,
+so a cycle through them is still a cycle in the design).
+
+A *part* is a top-level folder of the package (``model``, ``rules``, ``store``…), or
+one folder of ``adapters/``; each sits on a whole-number layer.
 """
 
 from __future__ import annotations
@@ -14,25 +18,34 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "toon_memory"
 
-#: Top-level parts of the package and their layer: a part may import only
-#: from parts of a lower layer, or from its own part.
-LAYERS: dict[str, float] = {
-    "errors": 0, "model": 1, "clock": 1,
-    "store": 2, "config": 2, "project": 2, "search": 2,
-    "tagging": 3, "remember": 3, "archiving": 3, "stats": 3, "changes": 3,
-    "scoring": 4, "import_rules": 4, "secrets_scan": 3, "curation": 4.5, "merging": 3, "session": 1.5,
-    "recalling": 5, "editing": 5, "maintenance": 5, "transfer": 5,
-    "coordination": 5.5, "curating": 5.5, "sharing": 5.5, "security": 5.5, "watching": 5.2, "context": 5.7,
-    "memory": 6,
-    "render": 7, "slm": 7, "demo": 8,
-    "agents": 9, "server": 9, "viewer": 9,
-    "cli": 10, "__main__": 11, "__init__": 11,
+#: Parts of the package and their layer: a part may import only from parts of a
+#: lower layer, or from its own part.
+LAYERS: dict[str, int] = {
+    "errors": 0,
+    "model": 1, "system": 1,
+    "search": 2,
+    "rules": 3,
+    "store": 4, "project": 4,
+    "memory": 5,
+    "render": 6,
+    "adapters": 7, "adapters.slm": 7, "adapters.demo": 7, "adapters.installer": 7,
+    "adapters.viewer": 7,
+    "adapters.server": 8,
+    "adapters.cli": 9,
+    "__main__": 10, "__init__": 10,
 }  # fmt: skip
 #: Same-layer parts that may import each other in this one direction.
-ALLOWED_PEERS = {("config", "store"), ("project", "store"), ("server", "viewer")}
-#: Parts that must never import each other, whatever their layers.
-FORBIDDEN = {("search", "store"), ("search", "config"), ("search", "project"),
-             ("store", "search"), ("search", "render")}  # fmt: skip
+ALLOWED_PEERS = {("project", "store")}
+#: Parts that must never import each other, whatever their layers: the ranking and the
+#: storage meet only in ``memory``; adapters and renderers reach data only through
+#: ``Memory`` (``adapters.slm`` is the simple-local-memory workspace, files of its own).
+FORBIDDEN = {("search", "store"), ("search", "project"), ("search", "render"),
+             ("store", "search"),
+             ("adapters.server", "store"), ("adapters.viewer", "store"),
+             ("adapters.installer", "store"), ("adapters.cli", "store"),
+             ("adapters.server", "project"), ("adapters.viewer", "project")}  # fmt: skip
+#: The one module of ``store`` an adapter may use: where a memory and a project live.
+ADAPTERS_MAY_USE = {"toon_memory.store.paths"}
 
 
 def _modules() -> Iterator[tuple[str, Path]]:
@@ -53,9 +66,6 @@ def _imports(tree: ast.AST, module: str, is_package: bool) -> Iterator[str]:
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            stack.extend(node.orelse)
-            continue
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -90,7 +100,10 @@ def _graph() -> dict[str, set[str]]:
 
 
 def _part(name: str) -> str:
-    return name.removeprefix("toon_memory.").split(".")[0] if name != "toon_memory" else "__init__"
+    if name == "toon_memory":
+        return "__init__"
+    parts = name.removeprefix("toon_memory.").split(".")
+    return ".".join(parts[:2]) if parts[0] == "adapters" and len(parts) > 1 else parts[0]
 
 
 GRAPH = _graph()
@@ -113,6 +126,8 @@ def test_imports_point_down_the_layers(module: str) -> None:
         if dest == source or (dest == "__init__" and target == "toon_memory"):
             continue
         edge = (source, dest)
+        if target in ADAPTERS_MAY_USE and source.startswith("adapters."):
+            continue
         assert edge not in FORBIDDEN, f"{module} imports {target}: {source} must not use {dest}"
         ok = LAYERS[dest] < LAYERS[source] or edge in ALLOWED_PEERS
         assert ok, f"{module} (layer {LAYERS[source]}) imports {target} (layer {LAYERS[dest]})"
@@ -150,9 +165,9 @@ def test_only_server_imports_mcp_and_only_cli_imports_click() -> None:
     for module, targets in GRAPH.items():
         part = _part("toon_memory." + module)
         if any(t == "mcp" or t.startswith(("mcp.", "mcp_types")) for t in targets):
-            assert part == "server", f"{module} imports mcp"
+            assert part == "adapters.server", f"{module} imports mcp"
         if any(t == "click" or t.startswith("click.") for t in targets):
-            assert part == "cli", f"{module} imports click"
+            assert part == "adapters.cli", f"{module} imports click"
 
 
 def test_search_touches_no_files() -> None:
@@ -171,11 +186,11 @@ def test_search_touches_no_files() -> None:
 
 def test_the_checker_sees_a_cycle_and_a_wrong_way_import(tmp_path: Path) -> None:
     """The rules above can fail: a hand-made wrong-way import is caught."""
-    tree = ast.parse("from toon_memory.cli.main import cli\n")
+    tree = ast.parse("from toon_memory.adapters.cli.main import cli\n")
     found = set(_imports(tree, "store.bad", False))
-    assert found == {"toon_memory.cli.main"}
-    assert LAYERS[_part("toon_memory.cli.main")] > LAYERS["store"]
+    assert found == {"toon_memory.adapters.cli.main"}
+    assert LAYERS[_part("toon_memory.adapters.cli.main")] > LAYERS["store"]
     lazy = ast.parse("def f():\n    from toon_memory.search import Engine\n")
     assert set(_imports(lazy, "store.bad", False)) == {"toon_memory.search"}
-    guarded = ast.parse("if TYPE_CHECKING:\n    from toon_memory.memory import Memory\n")
-    assert set(_imports(guarded, "store.bad", False)) == set()
+    guarded = ast.parse("if TYPE_CHECKING:\n    from toon_memory.memory.api import Memory\n")
+    assert set(_imports(guarded, "store.bad", False)) == {"toon_memory.memory.api"}

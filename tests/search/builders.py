@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 from toon_memory.search import Engine, RecallOptions, RecallResult
 
 TODAY = date(2026, 7, 15)

@@ -7,8 +7,8 @@ from datetime import date, timedelta
 import pytest
 from tests.search.builders import TODAY, entry
 
-from toon_memory.model import Entry
-from toon_memory.scoring import RECENCY_HALF_LIFE_DAYS, quality_score
+from toon_memory.model.entry import Entry
+from toon_memory.rules.scoring import RECENCY_HALF_LIFE_DAYS, quality_score
 from toon_memory.search import Blended, Engine, RecallOptions, blend
 from toon_memory.search.decay import day_of, recency
 from toon_memory.search.signals import auto_importance, freshness

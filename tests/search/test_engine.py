@@ -12,7 +12,7 @@ import pytest
 from tests.search.builders import entry, recall
 
 from toon_memory.errors import InputError, NotFoundError
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 from toon_memory.render.recall import render_recall
 from toon_memory.search import Engine, RecallOptions
 from toon_memory.search.budget import estimate_tokens

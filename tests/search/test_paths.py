@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.search.builders import TODAY, entry, recall
 
-from toon_memory.scoring import evidence_level
+from toon_memory.rules.scoring import evidence_level
 from toon_memory.search import Engine, RecallOptions
 from toon_memory.search.paths import named_paths, names_file, normalise_path, path_matches
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.search.builders import TODAY, entry, recall
 
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 from toon_memory.search import Engine
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.signals import eligible

@@ -8,7 +8,7 @@ import pytest
 import toon_format
 
 from toon_memory.errors import CorruptFileError
-from toon_memory.model import FIELDS, Entry
+from toon_memory.model.entry import FIELDS, Entry
 from toon_memory.store import compaction, journal
 from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.state import State
@@ -152,7 +152,7 @@ def test_write_atomic_never_replaces_a_device_or_a_folder(tmp_path: Path) -> Non
     import os
     import stat
 
-    from toon_memory.store.atomic import write_atomic
+    from toon_memory.system.atomic import write_atomic
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)

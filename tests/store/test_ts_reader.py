@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toon_memory.errors import ImportFormatError
-from toon_memory.model import FIELDS, entry_from_row, is_valid_id
+from toon_memory.model.entry import FIELDS, entry_from_row, is_valid_id
 from toon_memory.store.ts_reader import TsReadResult, looks_like_ts_toon, read_ts_toon
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ts"

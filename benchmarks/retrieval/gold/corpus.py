@@ -15,7 +15,7 @@ from typing import Any
 
 from benchmarks.retrieval.common import stable_id
 
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 
 HERE = Path(__file__).resolve().parent
 

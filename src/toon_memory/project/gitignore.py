@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toon_memory.store.atomic import write_atomic
+from toon_memory.system.atomic import write_atomic
 
 MARK = "# toon-memory: local-only files (journal, access log, lock, temp files, backups)"
 LINES = (

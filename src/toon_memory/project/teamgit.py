@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toon_memory.errors import SyncError
-from toon_memory.store.atomic import write_atomic
+from toon_memory.system.atomic import write_atomic
 
 DRIVER = "toon-memory"
 TIMEOUT = 30.0

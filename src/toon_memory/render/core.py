@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 
 if TYPE_CHECKING:
-    from toon_memory.changes import Diff
-    from toon_memory.remember import RememberResult
-    from toon_memory.stats import Stats
+    from toon_memory.rules.changes import Diff
+    from toon_memory.rules.remember import RememberResult
+    from toon_memory.rules.stats import Stats
 
 
 def entry_line(entry: Entry) -> str:

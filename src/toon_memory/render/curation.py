@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from toon_memory.render.results import Rendered
 
 if TYPE_CHECKING:
-    from toon_memory.curating import CompressResult, ConsolidationReport, PromoteReport
-    from toon_memory.curation import Attention, Reflection, Removal
+    from toon_memory.memory.curation import CompressResult, ConsolidationReport, PromoteReport
+    from toon_memory.rules.curation import Attention, Reflection, Removal
 
 Call = Mapping[str, Any]
 #: Items listed in a text answer; the rest are counted.

@@ -10,14 +10,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 
 if TYPE_CHECKING:
-    from toon_memory.curation import Finding
+    from toon_memory.model.heartbeat import Session
     from toon_memory.project.callers import Hit
     from toon_memory.project.languages import Language
     from toon_memory.project.repository import Commit
-    from toon_memory.session import Session
+    from toon_memory.rules.curation import Finding
 
 ENTRY_CHARS = 120
 SESSION_FILES = 3

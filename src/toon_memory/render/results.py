@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toon_memory.model import Entry, Summary
+from toon_memory.model.entry import Entry, Summary
 from toon_memory.render.core import (
     remember_dict,
     render_diff,
@@ -25,14 +25,14 @@ from toon_memory.render.core import (
 )
 
 if TYPE_CHECKING:
-    from toon_memory.archiving import ArchiveResult
-    from toon_memory.changes import Diff
-    from toon_memory.maintenance import Checkpoint, InitResult
-    from toon_memory.recalling import Primer
-    from toon_memory.remember import RememberResult
+    from toon_memory.memory.maintenance import Checkpoint, InitResult
+    from toon_memory.memory.recaller import Primer
+    from toon_memory.memory.transfer import ImportReport
+    from toon_memory.rules.archiving import ArchiveResult
+    from toon_memory.rules.changes import Diff
+    from toon_memory.rules.remember import RememberResult
+    from toon_memory.rules.stats import Stats
     from toon_memory.search import RecallResult
-    from toon_memory.stats import Stats
-    from toon_memory.transfer import ImportReport
 
 Call = Mapping[str, Any]
 
@@ -184,7 +184,7 @@ def primed(primer: Primer, call: Call) -> Rendered:
         nothing = {"counts": primer.counts, "top": [], "sections": {},
                    "session_files": primer.session_files, "left_out": {}}  # fmt: skip
         return Rendered(f"# Project memory\n\n{empty}", nothing)
-    from toon_memory.render.briefs import primer_document
+    from toon_memory.render.brief_sections import primer_document
     from toon_memory.render.lines import entry_item
 
     fitted = primer_document(primer)

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from toon_memory.render.results import Rendered
 
 if TYPE_CHECKING:
-    from toon_memory.security import SecretResult
-    from toon_memory.store.encrypting import Conversion
+    from toon_memory.memory.security import SecretResult
+    from toon_memory.store.sealing import Conversion
 
 Call = Mapping[str, Any]
 

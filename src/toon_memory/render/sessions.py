@@ -17,8 +17,8 @@ from toon_memory.render.core import render_remember
 from toon_memory.render.results import Rendered
 
 if TYPE_CHECKING:
-    from toon_memory.coordination.reports import CapturedReport, MergeReport, SessionsReport
-    from toon_memory.session import Session
+    from toon_memory.memory.sessions.reports import CapturedReport, MergeReport, SessionsReport
+    from toon_memory.model.heartbeat import Session
 
 Call = Mapping[str, Any]
 FILES_SHOWN = 10
@@ -32,7 +32,7 @@ def plural(count: int, noun: str) -> str:
 
 def ago(last_seen: str, now: str) -> str:
     """``just now``, ``4 min ago``, ``2 h ago`` (``?`` when a stamp does not parse)."""
-    from toon_memory.session import parse_stamp
+    from toon_memory.model.heartbeat import parse_stamp
 
     seen, at = parse_stamp(last_seen), parse_stamp(now)
     if seen is None or at is None:

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 from toon_memory.render.results import Rendered
 
 if TYPE_CHECKING:
+    from toon_memory.memory.sharing import FileMerge, GistReport, SyncReport
+    from toon_memory.memory.watcher import WatchSummary
     from toon_memory.project.teamgit import GitSetup
-    from toon_memory.sharing import FileMerge, GistReport, SyncReport
-    from toon_memory.watching import WatchSummary
 
 Call = Mapping[str, Any]
 MAX_NOTES = 20

@@ -20,7 +20,7 @@ Text output lives in ``toon_memory.render.recall.render_recall`` (each hit's
 block in ``search.blocks``, which the token budget measures). Bad options
 raise ``InputError(field, problem)``. ``INDEX_VERSION`` belongs in any cache key.
 
-One home per ranking concept, shared by ``toon_memory.scoring`` and the
+One home per ranking concept, shared by ``toon_memory.rules.scoring`` and the
 simple-local-memory commands: ``search.decay.recency`` (every recency decay),
 ``search.paths.normalise_path`` (every file / path_scope comparison),
 ``search.tokenize`` with ``search.stopwords`` (every term set), defaults in

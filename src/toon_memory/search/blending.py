@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 from toon_memory.search.decay import day_of, recency
 from toon_memory.search.result import RecallResult
 

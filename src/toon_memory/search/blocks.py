@@ -18,7 +18,7 @@ Shapes (``{x}`` are fields; lines in brackets only when present)::
 
 from __future__ import annotations
 
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 from toon_memory.search.result import Hit, RecallResult
 
 TINY_CHARS = 160

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from toon_memory.model import Entry, EntryMap
+from toon_memory.model.entry import Entry, EntryMap
 from toon_memory.search import signals
 from toon_memory.search.graph import LinkGraph, content_refs
 from toon_memory.search.index import BM25Index

@@ -8,7 +8,7 @@ no credit for being recent.
 
 Who uses it, with which half-life: the engine's use-based importance (30
 days) and smart recall's freshness (90 days) in ``search.signals``, the
-quality score in ``toon_memory.scoring`` (45 days) and simple-local-memory's
+quality score in ``toon_memory.rules.scoring`` (45 days) and simple-local-memory's
 recency boost in ``search.blend`` (30 days).
 """
 

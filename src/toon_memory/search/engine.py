@@ -15,7 +15,7 @@ from datetime import date
 from typing import Any
 
 from toon_memory.errors import NotFoundError
-from toon_memory.model import Entry, EntryMap
+from toon_memory.model.entry import Entry, EntryMap
 from toon_memory.search.budget import fit_budget
 from toon_memory.search.corpus import Corpus
 from toon_memory.search.options import RecallOptions

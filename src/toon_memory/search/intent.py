@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from itertools import pairwise
 
-from toon_memory.clock import parse_date
 from toon_memory.errors import InputError
+from toon_memory.model.clock import parse_date
 from toon_memory.search.tokenize import fold
 
 

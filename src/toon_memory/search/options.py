@@ -23,9 +23,9 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
-from toon_memory.clock import parse_date
 from toon_memory.errors import InputError, quote
-from toon_memory.model import CATEGORIES, RECALL_BUDGETS, RECALL_MODES
+from toon_memory.model.clock import parse_date
+from toon_memory.model.entry import CATEGORIES, RECALL_BUDGETS, RECALL_MODES
 
 MODES = RECALL_MODES
 BUDGETS = RECALL_BUDGETS

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toon_memory.model import Entry
+from toon_memory.model.entry import Entry
 from toon_memory.search.options import RecallOptions
 
 

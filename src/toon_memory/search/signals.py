@@ -20,8 +20,8 @@ import math
 from collections.abc import Collection
 from datetime import date
 
-from toon_memory.clock import is_expired
-from toon_memory.model import Entry
+from toon_memory.model.clock import is_expired
+from toon_memory.model.entry import Entry
 from toon_memory.search.decay import day_of, recency
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.paths import normalise_path, path_matches

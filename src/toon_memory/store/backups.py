@@ -16,14 +16,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from toon_memory.clock import file_stamp
 from toon_memory.errors import CorruptFileError, InputError, StoreError, ToonMemoryError
-from toon_memory.store import encryption
-from toon_memory.store.atomic import write_atomic
+from toon_memory.model.clock import file_stamp
+from toon_memory.store import keys
 from toon_memory.store.codec import decode_document, encode_document
 from toon_memory.store.crypto import Key
 from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.store import Store
+from toon_memory.system.atomic import write_atomic
 
 KEEP = 10
 PREFIX = "data-"
@@ -41,7 +41,7 @@ def create_backup(store: Store) -> Path:
     state = store.state()
     text = encode_document(list(state.entries.values()), list(state.summaries.values()))
     target = store.paths.backups / f"{PREFIX}{file_stamp()}.toon"
-    write_atomic(target, encryption.seal_bytes(text.encode(), store.key()))
+    write_atomic(target, keys.seal_bytes(text.encode(), store.key()))
     for old in list_backups(store.paths)[KEEP:]:
         old.unlink(missing_ok=True)
     return target
@@ -50,7 +50,7 @@ def create_backup(store: Store) -> Path:
 def _problem(path: Path, key: Key | None) -> str:
     """Why ``path`` cannot be restored ('' when it can)."""
     try:
-        raw = encryption.read_bytes(path, key)
+        raw = keys.read_bytes(path, key)
     except FileNotFoundError:
         return "does not exist"
     except IsADirectoryError:
@@ -95,7 +95,7 @@ def restore_backup(store: Store, backup: Path | None = None) -> tuple[Path, Path
         if store.paths.data.is_file():
             kept = store.paths.data.with_name(f"data.toon.broken-{file_stamp()}")
             shutil.copy2(store.paths.data, kept)
-        plain = encryption.read_bytes(good, key)
-        write_atomic(store.paths.data, encryption.seal_bytes(plain, key))
+        plain = keys.read_bytes(good, key)
+        write_atomic(store.paths.data, keys.seal_bytes(plain, key))
         store.set_aside_damage()
     return good, kept

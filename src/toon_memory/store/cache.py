@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toon_memory.model import ATTRIBUTES, FIELDS
+from toon_memory.model.entry import ATTRIBUTES, FIELDS
 from toon_memory.store import crypto
 from toon_memory.store.crypto import Key
 

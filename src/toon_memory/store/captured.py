@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from toon_memory.clock import now_iso
+from toon_memory.model.clock import now_iso
 
 LOG_NAME = "captured.jsonl"
 ROTATED_NAME = "captured.1.jsonl"
@@ -66,7 +66,7 @@ def _full(folder: Path, incoming: int, max_bytes: int) -> bool:
 
 def _rotate(folder: Path, incoming: int, max_bytes: int) -> None:
     from toon_memory.errors import LockTimeoutError
-    from toon_memory.store.lock import FileLock
+    from toon_memory.system.lock import FileLock
 
     try:
         with FileLock(Path(folder) / f"{LOG_NAME}.lock", timeout=LOCK_TIMEOUT):

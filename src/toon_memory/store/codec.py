@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.errors import CorruptFileError, NewerFormatError
-from toon_memory.model import FIELDS, Entry, Summary, entry_from_row
+from toon_memory.model.entry import FIELDS, Entry, Summary, entry_from_row
 
 FORMAT_VERSION = 1
 _OUR_HEADER = "{" + "|".join(FIELDS) + "}:"

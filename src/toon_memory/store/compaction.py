@@ -14,16 +14,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toon_memory.store import journal
-from toon_memory.store.atomic import replace_durable, write_atomic, write_temp
 from toon_memory.store.cache import Position, file_id
 from toon_memory.store.codec import encode_document
-from toon_memory.store.oserrors import explain
+from toon_memory.system.atomic import replace_durable, write_atomic, write_temp
+from toon_memory.system.oserrors import explain
 
 if TYPE_CHECKING:
     from toon_memory.store.crypto import Key
-    from toon_memory.store.lock import FileLock
     from toon_memory.store.paths import MemoryPaths
     from toon_memory.store.state import State
+    from toon_memory.system.lock import FileLock
 
 #: A memory whose data.toon is smaller than this is compacted after every write.
 EAGER_COMPACT_BYTES = 64 * 1024

@@ -9,7 +9,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from toon_memory.clock import file_stamp
+from toon_memory.model.clock import file_stamp
 from toon_memory.store.paths import MemoryPaths
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from toon_memory.errors import CorruptFileError, EncryptionError
-from toon_memory.model import Entry, Summary
-from toon_memory.store import crypto, encryption
-from toon_memory.store.atomic import write_atomic
+from toon_memory.model.entry import Entry, Summary
+from toon_memory.store import crypto, keys
 from toon_memory.store.codec import Document, decode_document, encode_document
+from toon_memory.system.atomic import write_atomic
 
 
 def project_key() -> crypto.Key | None:
@@ -28,8 +28,8 @@ def project_key() -> crypto.Key | None:
     from toon_memory.store.paths import MemoryPaths, find_project_root
 
     folder = MemoryPaths.for_project(find_project_root()).folder
-    settings = encryption.read_settings(folder)
-    return None if settings is None else encryption.key_for(folder, settings)
+    settings = keys.read_settings(folder)
+    return None if settings is None else keys.key_for(folder, settings)
 
 
 def read_document(path: Path) -> Document:
@@ -48,7 +48,7 @@ def read_document(path: Path) -> Document:
         key = project_key()
         if key is None:
             raise EncryptionError(f"{path} is encrypted and this project has no key")
-        raw = crypto.open_sealed(key, raw, encryption.DOCUMENT, str(path))
+        raw = crypto.open_sealed(key, raw, keys.DOCUMENT, str(path))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -71,7 +71,7 @@ def write_document(path: Path, entries: list[Entry], summaries: list[Summary]) -
     key = project_key() if sealed else None
     if sealed and key is None:
         raise EncryptionError(f"{path} is encrypted and this project has no key")
-    write_atomic(path, encryption.seal_bytes(data, key))
+    write_atomic(path, keys.seal_bytes(data, key))
 
 
 def document_text(entries: list[Entry], summaries: list[Summary]) -> str:

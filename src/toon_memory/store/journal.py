@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.store import crypto
-from toon_memory.store.atomic import append_durable
+from toon_memory.system.atomic import append_durable
 
 KINDS: tuple[str, ...] = ("put", "del", "sum")
 PURPOSE = "journal"

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toon_memory.session import Session
+from toon_memory.model.heartbeat import Session
 from toon_memory.store.captured import read_captured, same_file
-from toon_memory.store.sessions import read_sessions
+from toon_memory.store.heartbeats import read_sessions
 
 #: Event fields that may carry the observation's text, in order of preference.
 TEXT_FIELDS: tuple[str, ...] = ("summary", "text", "note", "content")

@@ -28,7 +28,7 @@ _NO_KEY = object()
 def _key(path: Path) -> Any:
     """The folder's key, None for a plain memory, ``_NO_KEY`` when it cannot be had."""
     from toon_memory.errors import ToonMemoryError
-    from toon_memory.store.encryption import cipher_for
+    from toon_memory.store.keys import cipher_for
 
     folder = _FOLDERS.get(path)
     try:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from toon_memory.model import Entry, EntryMap, Summary, entry_from_row
+from toon_memory.model.entry import Entry, EntryMap, Summary, entry_from_row
 from toon_memory.store.journal import Op
 
 

@@ -33,19 +33,19 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
-from toon_memory.clock import file_stamp, today
 from toon_memory.errors import StoreError, ToonMemoryError
-from toon_memory.model import Entry, EntryMap
-from toon_memory.store import encryption, journal
-from toon_memory.store.atomic import write_atomic
+from toon_memory.model.clock import file_stamp, today
+from toon_memory.model.entry import Entry, EntryMap
+from toon_memory.store import journal, keys
 from toon_memory.store.cache import Position, cache_version, file_id, load_cache, save_cache
 from toon_memory.store.codec import Document, decode_document, encode_document
 from toon_memory.store.compaction import Compaction, inode_size
 from toon_memory.store.crypto import Key
-from toon_memory.store.lock import FileLock
-from toon_memory.store.oserrors import explain, folder_writable, is_read_only, read_only
 from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.state import Derived, State
+from toon_memory.system.atomic import write_atomic
+from toon_memory.system.lock import FileLock
+from toon_memory.system.oserrors import explain, folder_writable, is_read_only, read_only
 
 T = TypeVar("T")
 CACHE_REFRESH_BYTES = 64 * 1024
@@ -83,15 +83,15 @@ class Store(Compaction):
 
     def key(self) -> Key | None:
         """The key of an encrypted memory (None when plain); ``EncryptionError`` if missing/wrong."""
-        self._key = encryption.cipher_for(self.paths.folder)
+        self._key = keys.cipher_for(self.paths.folder)
         return self._key
 
     def encrypted(self) -> bool:
         """Are this memory's files encrypted? (no key needed)"""
-        return encryption.is_encrypted(self.paths.folder)
+        return keys.is_encrypted(self.paths.folder)
 
     def _seal(self, data: bytes) -> bytes:
-        return encryption.seal_bytes(data, self._key)
+        return keys.seal_bytes(data, self._key)
 
     def state(self) -> State:
         """The current state, brought up to date with the files (cheap when unchanged)."""
@@ -169,7 +169,7 @@ class Store(Compaction):
 
     def _read_document(self, path: Path) -> Document:
         try:
-            text = encryption.read_bytes(path, self._key).decode("utf-8")
+            text = keys.read_bytes(path, self._key).decode("utf-8")
         except FileNotFoundError:
             return Document()
         except UnicodeDecodeError as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from toon_memory import model
+from toon_memory.model import entry as model
 
 _ESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
 TS_PIPE_ESCAPE_RE = re.compile(r"(?<!\\)(?:\\\\)*\\\|")

@@ -16,8 +16,8 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from toon_memory import model
 from toon_memory.errors import ImportFormatError
+from toon_memory.model import entry as model
 from toon_memory.store.ts_cells import TS_PIPE_ESCAPE_RE, decode, place, quoted_end, split_cells
 
 #: Column order of the TypeScript original; rows may carry more of these than the header names.

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.errors import CorruptFileError, EncryptionError, InputError, quote
-from toon_memory.store import crypto, encryption
-from toon_memory.store.atomic import write_atomic
-from toon_memory.store.lock import FileLock
+from toon_memory.store import crypto, keys
+from toon_memory.system.atomic import write_atomic
+from toon_memory.system.lock import FileLock
 
 FILE = "secrets.toon"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
@@ -54,12 +54,12 @@ def check_value(value: object) -> str:
 
 def vault_key(folder: Path) -> crypto.Key:
     """The folder's key; new encryption settings (memory left plain) when it has none."""
-    settings = encryption.read_settings(folder)
+    settings = keys.read_settings(folder)
     if settings is not None:
-        return encryption.key_for(folder, settings)
-    settings, key = encryption.new_settings(memory=False)
+        return keys.key_for(folder, settings)
+    settings, key = keys.new_settings(memory=False)
     folder.mkdir(parents=True, exist_ok=True)
-    encryption.write_settings(folder, settings)
+    keys.write_settings(folder, settings)
     return key
 
 
@@ -74,7 +74,7 @@ def read_secrets(folder: Path, key: crypto.Key) -> dict[str, Secret]:
         return {}
     if not crypto.is_sealed(raw):
         raise EncryptionError(f"{path} is not sealed; refusing to read or extend it")
-    text = crypto.open_sealed(key, raw, encryption.SECRETS, str(path)).decode("utf-8")
+    text = crypto.open_sealed(key, raw, keys.SECRETS, str(path)).decode("utf-8")
     try:
         data: Any = toon_format.loads(text, strict=True)
         rows = data["secrets"] or []
@@ -89,7 +89,7 @@ def write_secrets(folder: Path, key: crypto.Key, secrets: dict[str, Secret]) -> 
 
     rows = [{"name": s.name, "value": s.value, "updated": s.updated} for s in secrets.values()]
     text = toon_format.encode({"version": 1, "secrets": rows}, delimiter="|") + "\n"
-    write_atomic(folder / FILE, crypto.seal(key, text.encode("utf-8"), encryption.SECRETS))
+    write_atomic(folder / FILE, crypto.seal(key, text.encode("utf-8"), keys.SECRETS))
 
 
 class Vault:
@@ -133,10 +133,10 @@ class Vault:
             write_secrets(self.folder, key, secrets)
 
     def _key(self) -> crypto.Key:
-        settings = encryption.read_settings(self.folder)
+        settings = keys.read_settings(self.folder)
         if settings is None:
-            encryption.passphrase()  # a missing key is the first thing to say
+            keys.passphrase()  # a missing key is the first thing to say
             raise InputError(
                 "name", "this memory has no secrets yet (memory_secret store adds one)"
             )
-        return encryption.key_for(self.folder, settings)
+        return keys.key_for(self.folder, settings)

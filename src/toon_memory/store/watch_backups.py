@@ -20,13 +20,13 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from toon_memory.clock import file_stamp
 from toon_memory.errors import StoreError
-from toon_memory.model import Entry, Summary
-from toon_memory.store import encryption
-from toon_memory.store.atomic import write_atomic
+from toon_memory.model.clock import file_stamp
+from toon_memory.model.entry import Entry, Summary
+from toon_memory.store import keys
 from toon_memory.store.codec import decode_document
 from toon_memory.store.paths import MemoryPaths
+from toon_memory.system.atomic import write_atomic
 
 PREFIX = "watch-"
 SUFFIXES = (".toon", ".toon.gz")
@@ -49,14 +49,14 @@ def write_watch_backup(paths: MemoryPaths, text: str, compress: bool) -> Path:
         data = gzip.compress(data, mtime=0)
         name += ".gz"
     target = paths.backups / name
-    write_atomic(target, encryption.seal_bytes(data, encryption.cipher_for(paths.folder)))
+    write_atomic(target, keys.seal_bytes(data, keys.cipher_for(paths.folder)))
     return target
 
 
 def read_backup_text(path: Path) -> str:
     """The document text of a backup, plain or gzip, sealed or not (the key of the
     memory folder the backup sits in)."""
-    data = encryption.read_bytes(path, encryption.cipher_for(path.parent.parent))
+    data = keys.read_bytes(path, keys.cipher_for(path.parent.parent))
     if path.name.endswith(".gz"):
         data = gzip.decompress(data)
     return data.decode("utf-8")

@@ -1,0 +1,173 @@
+"""What ``toon-memory hook …`` does, without click: agents run it on every event.
+
+Invariant: a hook never breaks its agent. Whatever happens (stdin that is not
+JSON, no memory, a read-only folder, an unknown action, any bug) it writes at
+most one line on stderr and exits 0; stdout carries only the reply the agent
+reads (``agents.replies``), and only from session-start. A hook never creates
+a memory folder. The session is the agent's (its payload's session id;
+``pid`` the agent's process: the parent, past any shell); the project is
+``--project``/``TOON_MEMORY_PROJECT``, else the payload's ``cwd``, else the
+working directory. ``fast_argv`` takes the plain command lines the installer
+writes, so they start without click and the other commands
+(``cli.main``); anything else goes through the click command
+(``cli.hook_command``), which runs the same ``run_and_report``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toon_memory.errors import quote
+
+if TYPE_CHECKING:
+    from toon_memory.adapters.installer import HookEvent
+    from toon_memory.memory.api import Memory
+
+START_EVENTS = frozenset({"sessionstart", "session_start", "agentspawn", "taskstart"})
+ACTIONS = frozenset({"session-start", "post-tool", "stop", "pre-commit"})
+
+
+def fast_argv(args: Sequence[str]) -> tuple[str, str | None] | None:
+    """``(action, agent)`` of ``<action> [--agent NAME]`` (either order, ``--agent=NAME``
+    too) with a known action; None for anything else (help, other options)."""
+    action, agent, rest = "", None, list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--agent" and rest and agent is None:
+            agent = rest.pop(0)
+        elif arg.startswith("--agent=") and agent is None:
+            agent = arg.removeprefix("--agent=")
+        elif arg in ACTIONS and not action:
+            action = arg
+        else:
+            return None
+    return (action, agent) if action else None
+
+
+def fast_project() -> tuple[bool, str | None]:
+    """``(usable, project)`` from ``TOON_MEMORY_PROJECT``: unset, or an existing folder
+    (what the click group accepts); anything else is reported by ``skip_hook``."""
+    project = os.environ.get("TOON_MEMORY_PROJECT")
+    if project is None:
+        return True, None
+    return (bool(project) and os.path.isdir(project)), project
+
+
+def skip_hook(action: str, problem: str) -> None:
+    """One line on stderr saying why the hook did nothing (it still exits 0)."""
+    with contextlib.suppress(Exception):  # stderr gone: nothing left to tell
+        sys.stderr.write(f"toon-memory hook {action}: {problem}; skipped"[:300] + "\n")
+        sys.stderr.flush()
+
+
+def run_and_report(project: str | None, action: str, agent: str | None) -> None:
+    """Run the hook; print its reply on stdout, or one line on stderr on any problem."""
+    try:
+        if action == "pre-commit":  # git gives no payload: stdin may be a terminal
+            reply = _pre_commit(project)
+        else:
+            reply = run_hook(project, action, agent, _stdin())
+        if reply:
+            sys.stdout.write(reply + "\n")
+        sys.stdout.flush()
+    except Exception as exc:  # a hook must never break its agent
+        problem = " ".join(str(exc).split()) or type(exc).__name__
+        with contextlib.suppress(Exception):  # stderr gone: nothing left to tell
+            sys.stderr.write(f"toon-memory hook {action or '?'}: {problem}"[:300] + "\n")
+    finally:
+        settle_streams()
+
+
+def _pre_commit(project: str | None) -> str:
+    from toon_memory.memory.api import Memory
+
+    return Memory(Path(project) if project else None).sharing.pre_commit()
+
+
+def settle_streams() -> None:
+    """Swap a closed or broken stdout/stderr for the null device, so leaving exits 0."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        try:
+            stream.flush()
+        except Exception:  # None, closed, or a reader that went away
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+
+
+def _stdin() -> bytes:
+    stream = sys.stdin
+    if stream is None or stream.isatty():
+        return b""
+    return stream.buffer.read()
+
+
+def _memory(project: str | None, event: HookEvent) -> Memory:
+    from toon_memory.memory.api import Memory
+
+    if project:
+        return Memory(Path(project))
+    cwd = Path(event.cwd) if event.cwd else None
+    return Memory(cwd if cwd is not None and cwd.is_dir() else None)
+
+
+def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes) -> str:
+    """Do what ``action`` asks; return the line to print on stdout (``""``: nothing)."""
+    from toon_memory.adapters.installer import parse_hook_payload
+    from toon_memory.adapters.installer.command import HOOK_ACTIONS
+    from toon_memory.adapters.installer.replies import agent_from_env, agent_from_payload
+    from toon_memory.errors import InputError
+    from toon_memory.rules.coordination import hook_session_id
+    from toon_memory.system.processes import agent_pid
+
+    if action not in HOOK_ACTIONS:
+        raise InputError(
+            "action", f"expected one of {', '.join(HOOK_ACTIONS)}, got {quote(action)}"
+        )
+    agent = (agent_opt or agent_from_env(os.environ)).strip().lower()
+    event = parse_hook_payload(raw, agent or None)
+    agent = agent or agent_from_payload(event.raw)
+    memory = _memory(project, event)
+    if not memory.sessions.exists():
+        raise InputError("project", f"no memory in {memory.root} (toon-memory init creates one)")
+    pid = agent_pid()
+    sid = hook_session_id(event.session_id, agent, pid)
+    if action == "stop":
+        if memory.sessions.get(sid) is not None:
+            memory.sessions.end(sid)
+        return ""
+    if action == "post-tool":
+        _post_tool(memory, sid, agent, event, pid)
+        return ""
+    return _session_start(memory, sid, agent, event, pid)
+
+
+def _post_tool(memory: Memory, sid: str, agent: str, event: HookEvent, pid: int) -> None:
+    from toon_memory.rules.coordination import activity_summary
+
+    summary = activity_summary(event.tool_name, event.files, event.raw)
+    memory.sessions.tool_used(
+        sid, agent=agent or None, files=event.files, tool=event.tool_name, summary=summary,
+        pid=pid,
+    )  # fmt: skip
+
+
+def _session_start(memory: Memory, sid: str, agent: str, event: HookEvent, pid: int) -> str:
+    """Beat; then, once per session (and on every real SessionStart), the context reply."""
+    from toon_memory.adapters.installer.replies import context_reply
+    from toon_memory.render.results import primed
+    from toon_memory.render.sessions import hook_context
+
+    before = memory.sessions.get(sid)
+    memory.sessions.beat(sid, agent=agent or None, pid=pid)
+    starting = not event.event or event.event.strip().lower() in START_EVENTS
+    if not starting and before is not None and not before.ended:
+        return ""  # a per-invocation event (Antigravity's PreInvocation) of a known session
+    report = memory.sessions.list()
+    primer = primed(memory.primer(), {}).text
+    text = hook_context(report, primer, memory.config.hook_budget_tokens)
+    return context_reply(agent, event.event or "SessionStart", text)

@@ -1,0 +1,46 @@
+"""OpenAI Codex CLI: ``[mcp_servers.toon-memory]`` in config.toml; hooks in hooks.json.
+
+Sources: developers.openai.com/codex/mcp, /config-reference, /hooks;
+openai/codex docs/agents_md.md (agents.md, verified). The TypeScript
+original wrote ``mcpServers`` into this TOML file; Codex's key is
+``mcp_servers`` and the docs win. Hooks go to ``.codex/hooks.json`` (Claude
+shape, only the ``hooks`` top-level key: its parser rejects unknown keys)
+rather than ``[[hooks]]`` tables. ``$CODEX_HOME`` replaces ``~/.codex``.
+"""
+
+from toon_memory.adapters.installer.places import Place, home, project
+from toon_memory.adapters.installer.shapes import command_handler, grouped_hooks, mcp_entry, stdio
+from toon_memory.adapters.installer.spec import Agent, Block, Setup
+
+EVENTS = (("SessionStart", "session-start"), ("PostToolUse", "post-tool"), ("Stop", "stop"))
+
+
+def _user(rel: str) -> Place:
+    return home(".codex/" + rel, env="CODEX_HOME", env_part=".codex")
+
+
+AGENT = Agent(
+    id="codex",
+    title="Codex CLI",
+    aliases=("openai-codex", "codex-cli"),
+    detect=(project(".codex"), home(".codex")),
+    binaries=("codex",),
+    project=Setup(
+        (
+            mcp_entry((project(".codex/config.toml"),), "toml", ("mcp_servers",), stdio),
+            grouped_hooks((project(".codex/hooks.json"),), "json", EVENTS, command_handler(10)),
+            Block((project("AGENTS.md"),)),
+        ),
+        notes=(
+            "Codex loads .codex/config.toml only in a trusted project "
+            '(projects."<path>".trust_level = "trusted" in ~/.codex/config.toml).',
+        ),
+    ),
+    user=Setup(
+        (
+            mcp_entry((_user("config.toml"),), "toml", ("mcp_servers",), stdio),
+            grouped_hooks((_user("hooks.json"),), "json", EVENTS, command_handler(10)),
+            Block((_user("AGENTS.md"),)),
+        )
+    ),
+)

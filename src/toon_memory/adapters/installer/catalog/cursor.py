@@ -1,0 +1,27 @@
+"""Cursor: ``.cursor/mcp.json`` / ``~/.cursor/mcp.json`` ``mcpServers``; a rule file.
+
+Sources: cursor.com/docs/mcp (via agents.md, mostly verified). Cursor may
+start servers with the home folder as cwd (code-review-graph #304), so the
+project entry names ``--project``; we do not use the unverified ``cwd`` key.
+Instructions: ``.cursor/rules/toon-memory.mdc`` with ``alwaysApply: true``
+(user rules live in Cursor's settings UI, so the user scope has none).
+"""
+
+from toon_memory.adapters.installer.places import home, project
+from toon_memory.adapters.installer.shapes import mcp_entry, stdio
+from toon_memory.adapters.installer.spec import Agent, OwnedFile, Setup
+from toon_memory.adapters.installer.texts import cursor_rule
+
+AGENT = Agent(
+    id="cursor",
+    title="Cursor",
+    detect=(project(".cursor"), home(".cursor")),
+    binaries=("cursor", "cursor-agent"),
+    project=Setup(
+        (
+            mcp_entry((project(".cursor/mcp.json"),), "json", ("mcpServers",), stdio),
+            OwnedFile(project(".cursor/rules/toon-memory.mdc"), cursor_rule),
+        )
+    ),
+    user=Setup((mcp_entry((home(".cursor/mcp.json"),), "json", ("mcpServers",), stdio),)),
+)

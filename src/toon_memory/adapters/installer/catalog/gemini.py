@@ -1,0 +1,41 @@
+"""Gemini CLI: ``mcpServers`` and ``hooks`` in ``.gemini/settings.json``; GEMINI.md.
+
+Sources: google-gemini/gemini-cli docs/tools/mcp-server.md,
+docs/hooks/reference.md, docs/cli/gemini-md.md (agents.md, verified).
+Gemini's events are not Claude's: the post-tool event is ``AfterTool`` and
+there is no ``Stop``, so ``hook stop`` runs on ``SessionEnd``. Timeouts are
+in milliseconds. The hooks enable flag differs per version (agents.md:
+unverified); we write none and leave the user's setting alone.
+"""
+
+from toon_memory.adapters.installer.places import home, project
+from toon_memory.adapters.installer.shapes import command_handler, grouped_hooks, mcp_entry, stdio
+from toon_memory.adapters.installer.spec import Agent, Block, Setup
+
+EVENTS = (("SessionStart", "session-start"), ("AfterTool", "post-tool"), ("SessionEnd", "stop"))
+
+AGENT = Agent(
+    id="gemini",
+    title="Gemini CLI",
+    aliases=("gemini-cli",),
+    detect=(project(".gemini"), home(".gemini/settings.json")),
+    binaries=("gemini",),
+    project=Setup(
+        (
+            mcp_entry((project(".gemini/settings.json"),), "jsonc", ("mcpServers",), stdio),
+            grouped_hooks(
+                (project(".gemini/settings.json"),), "jsonc", EVENTS, command_handler(10000)
+            ),
+            Block((project("GEMINI.md"),)),
+        )
+    ),
+    user=Setup(
+        (
+            mcp_entry((home(".gemini/settings.json"),), "jsonc", ("mcpServers",), stdio),
+            grouped_hooks(
+                (home(".gemini/settings.json"),), "jsonc", EVENTS, command_handler(10000)
+            ),
+            Block((home(".gemini/GEMINI.md"),)),
+        )
+    ),
+)

@@ -1,0 +1,96 @@
+"""Entry shapes shared by the agent definitions, and the reverse: the argv in an entry.
+
+Invariant: every builder turns the server argv (absolute program first) into
+exactly the entry the agent's docs show, nothing more (strict schemas such
+as OpenCode's reject unknown keys); ``argv_of`` reads the program and
+arguments back out of any of these shapes for ``status``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from toon_memory.adapters.installer.command import is_our_hook
+from toon_memory.adapters.installer.places import Place
+from toon_memory.adapters.installer.spec import SERVER_NAME, Entry, Inputs, ListEntries, PathT
+
+
+def stdio(argv: list[str]) -> dict[str, Any]:
+    """``{command, args}``: Cursor, Windsurf, Gemini, Qwen, Kimi, Junie, Amp, Trae, OpenClaw…"""
+    return {"command": argv[0], "args": argv[1:]}
+
+
+def typed_stdio(argv: list[str]) -> dict[str, Any]:
+    """``{type: stdio, command, args}``: Claude Code and VS Code."""
+    return {"type": "stdio", **stdio(argv)}
+
+
+def opencode_local(argv: list[str]) -> dict[str, Any]:
+    """OpenCode / Kilo v7: ``type: local`` and one command array."""
+    return {"type": "local", "command": list(argv), "enabled": True}
+
+
+def mcp_entry(files: tuple[Place, ...], fmt: str, key: PathT,
+              shape: Callable[[list[str]], dict[str, Any]], every: bool = False) -> Entry:  # fmt: skip
+    """The MCP server entry ``key.toon-memory`` built by ``shape``."""
+    return Entry(files, fmt, (*key, SERVER_NAME), lambda i: shape(i.argv), "MCP entry", every)
+
+
+def argv_of(entry: Any) -> list[str] | None:
+    """Program and arguments of a written entry (any shape above), or None."""
+    if not isinstance(entry, dict):
+        return None
+    if isinstance(entry.get("cmd"), str):
+        return [entry["cmd"], *map(str, entry.get("args") or [])]
+    command = entry.get("command")
+    if isinstance(command, list) and command:
+        return [str(part) for part in command]
+    if isinstance(command, str):
+        return [command, *map(str, entry.get("args") or [])]
+    return None
+
+
+def env_of(entry: Any) -> dict[str, str]:
+    """Extra environment of a written entry (``env``, ``envs`` or ``environment``)."""
+    if not isinstance(entry, dict):
+        return {}
+    for key in ("env", "envs", "environment"):
+        value = entry.get(key)
+        if isinstance(value, dict):
+            return {str(k): str(v) for k, v in value.items()}
+    return {}
+
+
+def _group_is_ours(group: Any) -> bool:
+    handlers = group.get("hooks") if isinstance(group, dict) else None
+    return isinstance(handlers, list) and any(
+        isinstance(h, dict) and is_our_hook(h.get("command")) for h in handlers
+    )
+
+
+def grouped_hooks(files: tuple[Place, ...], fmt: str, events: tuple[tuple[str, str], ...],
+                  handler: Callable[[str, str], dict[str, Any]]) -> ListEntries:  # fmt: skip
+    """Claude-style ``hooks.<Event>: [{hooks: [handler]}]`` for each (event, action).
+
+    ``handler(action, line)`` builds the handler object; the group carries no
+    matcher (every tool / every source).
+    """
+
+    def items(inputs: Inputs) -> list[tuple[PathT, Any]]:
+        return [
+            (("hooks", event), {"hooks": [handler(action, inputs.hook(action))]})
+            for event, action in events
+        ]
+
+    paths: tuple[PathT, ...] = tuple(("hooks", event) for event, _ in events)
+    return ListEntries(files, fmt, items, _group_is_ours, paths, "hooks")
+
+
+def command_handler(timeout: int) -> Callable[[str, str], dict[str, Any]]:
+    """``{type: command, command, timeout}`` (timeout in the agent's own unit)."""
+
+    def build(action: str, line: str) -> dict[str, Any]:
+        return {"type": "command", "command": line, "timeout": timeout}
+
+    return build

@@ -1,0 +1,90 @@
+"""What is installed where: per agent, scope and file, read without writing anything.
+
+Invariant: ``inspect`` only reads; a file that does not parse is reported
+with its error, never repaired. ``installed`` is True when the agent's MCP
+entry (or, for Aider, its ``read:`` item) is present in the scope.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from toon_memory.adapters.installer import blocks, files, texts
+from toon_memory.adapters.installer.places import Places
+from toon_memory.adapters.installer.shapes import argv_of, env_of
+from toon_memory.adapters.installer.spec import Agent, Block, Entry, ListEntries, OwnedFile, Part
+from toon_memory.errors import AgentConfigError
+
+
+@dataclass(frozen=True)
+class FileState:
+    """One file of one part: ``state`` is installed, missing, no-file or error."""
+
+    agent: Agent
+    scope: str
+    path: Path
+    what: str
+    state: str
+    problem: str = ""
+    argv: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+
+
+def _doc_state(
+    part: Entry | ListEntries, path: Path
+) -> tuple[str, str, tuple[str, ...], dict[str, str]]:
+    try:
+        text = files.read_text(path)
+        if text is None:
+            return "no-file", "", (), {}
+        doc = files.open_config(path, part.fmt, text)
+    except AgentConfigError as exc:
+        return "error", str(exc), (), {}
+    if not part.present(doc):
+        return "missing", "", (), {}
+    if isinstance(part, Entry) and part.what == "MCP entry":
+        entry = doc.get(part.path)
+        return "installed", "", tuple(argv_of(entry) or ()), env_of(entry)
+    return "installed", "", (), {}
+
+
+def _text_state(part: OwnedFile | Block, path: Path) -> tuple[str, str]:
+    try:
+        text = files.read_text(path)
+    except AgentConfigError as exc:
+        return "error", str(exc)
+    if text is None:
+        return "no-file", ""
+    ours = texts.OWNED_MARK in text if isinstance(part, OwnedFile) else blocks.has_block(text)
+    return ("installed" if ours else "missing"), ""
+
+
+def _part_states(agent: Agent, scope: str, part: Part, places: Places) -> list[FileState]:
+    out = []
+    for path in part.targets(places):
+        if isinstance(part, (Entry, ListEntries)):
+            state, problem, argv, env = _doc_state(part, path)
+            out.append(FileState(agent, scope, path, part.what, state, problem, argv,
+                                 tuple(sorted(env.items()))))  # fmt: skip
+        else:
+            state, problem = _text_state(part, path)
+            out.append(FileState(agent, scope, path, part.what, state, problem))
+    return out
+
+
+def inspect(agent: Agent, scope: str, places: Places) -> list[FileState]:
+    """The state of every file the agent writes in ``scope``."""
+    setup = agent.setup(scope)
+    if setup is None:
+        return []
+    return [s for part in setup.parts for s in _part_states(agent, scope, part, places)]
+
+
+def installed(agent: Agent, scope: str, places: Places) -> bool:
+    """True when the agent's server entry (or its main item) is in place for ``scope``."""
+    setup = agent.setup(scope)
+    if setup is None:
+        return False
+    main = setup.parts[0]
+    return any(state.state == "installed" for state in _part_states(agent, scope, main, places))

@@ -1,0 +1,97 @@
+"""The MCP server's own session: a heartbeat when it opens the memory and after each write call.
+
+Invariant: nothing here can fail a tool call or the server (a heartbeat that
+cannot be written is logged and skipped); every method runs with the memory
+in the server's worker thread, under its lock. The server never creates a
+memory folder just to beat: the first beat waits until the folder exists (a
+write tool creates it). The id is ``TOON_MEMORY_SESSION`` (when it is a valid
+id) or a fresh ``mcp-…``; the agent is ``TOON_MEMORY_AGENT``, else the MCP
+client's name; the pid is the agent's process (``store.processes``). No
+``mcp`` import.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toon_memory.adapters.server.specs import ToolSpec
+    from toon_memory.memory.api import Memory
+
+log = logging.getLogger("toon_memory.adapters.server")
+#: Published parameters whose value is an observation about the ``file`` argument.
+NOTE_PARAMS = ("content", "summary")
+
+
+def _session_id(environ: Mapping[str, str]) -> str:
+    from toon_memory.errors import InputError
+    from toon_memory.model.heartbeat import check_session_id, new_session_id
+
+    given = environ.get("TOON_MEMORY_SESSION", "").strip()
+    if given:
+        try:
+            return check_session_id(given)
+        except InputError as exc:
+            log.warning("TOON_MEMORY_SESSION ignored: %s", exc)
+    return new_session_id("mcp")
+
+
+class ServerSession:
+    """The heartbeat of the session this server serves."""
+
+    def __init__(self, client: str = "", environ: Mapping[str, str] | None = None) -> None:
+        self._environ = os.environ if environ is None else environ
+        self.id = ""
+        self.client = client
+        self.started = False
+
+    @property
+    def agent(self) -> str:
+        return self._environ.get("TOON_MEMORY_AGENT", "").strip() or self.client or "mcp"
+
+    def start(self, memory: Memory) -> None:
+        """The first heartbeat (when the server opens the memory), unless one was written."""
+        if not self.started:
+            self._beat(memory, (), ())
+
+    def after_call(self, memory: Memory, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
+        """After a successful write tool call: beat, with its ``file`` as a file touched
+        (and its content as a note on it). Reading tools leave the heartbeat alone."""
+        if spec.read_only:
+            return
+        file = str(arguments.get("file") or "").strip()
+        files = (file,) if file else ()
+        notes = tuple(
+            (file, str(arguments[name]))
+            for name in NOTE_PARAMS
+            if file and isinstance(arguments.get(name), str) and arguments[name].strip()
+        )
+        self._beat(memory, files, notes)
+
+    def end(self, memory: Memory) -> None:
+        """Mark the session ended (on exit)."""
+        if not self.started:
+            return
+        try:
+            memory.sessions.end(self.id)
+        except Exception as exc:  # leaving must not fail
+            log.warning("session %s not ended: %s", self.id, exc)
+
+    def _beat(
+        self, memory: Memory, files: tuple[str, ...], notes: tuple[tuple[str, str], ...]
+    ) -> None:
+        from toon_memory.system.processes import agent_pid
+
+        if not memory.sessions.exists():
+            return  # never create a memory folder just to beat
+        try:
+            self.id = self.id or _session_id(self._environ)
+            memory.sessions.beat(
+                self.id, agent=self.agent, files=files, notes=notes, pid=agent_pid()
+            )
+            self.started = True
+        except Exception as exc:  # a heartbeat never fails a call
+            log.warning("session heartbeat skipped: %s", exc)

@@ -1,0 +1,52 @@
+"""The sharing tools (global store and GitHub Gist).
+
+Invariant: pure data (no I/O, no ``mcp``); every enum is a core constant;
+each tool calls a method of ``Memory.sharing``.
+"""
+
+from __future__ import annotations
+
+from toon_memory.adapters.server.specs import Param, ToolSpec
+
+#: Entries holding a credential are skipped (and reported) unless this is true.
+ALLOW_SECRETS = Param("allow_secrets", "boolean", "Keep entries holding a credential")
+
+SHARING: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "memory_export_global",
+        "Merge this project's memory into the global one (~/.toon-memory) for other projects.",
+        (ALLOW_SECRETS,),
+        idempotent=True,
+        method="sharing.export_global",
+        render="sharing.global_exported",
+    ),
+    ToolSpec(
+        "memory_import_global",
+        "Bring global memories into this project: merge (default) or merge=false to replace "
+        "(backup kept).",
+        (Param("merge", "boolean", "false: replace"), ALLOW_SECRETS),
+        destructive=True,
+        idempotent=True,
+        method="sharing.import_global",
+        render="sharing.global_imported",
+    ),
+    ToolSpec(
+        "memory_export_gist",
+        "Upload this memory to a GitHub Gist (secret unless public); later exports update it.",
+        (Param("public", "boolean"),),
+        idempotent=True,
+        open_world=True,
+        method="sharing.export_gist",
+        render="sharing.gist_exported",
+    ),
+    ToolSpec(
+        "memory_import_gist",
+        "Merge a memory exported to a GitHub Gist into this one.",
+        (Param("id", doc="Gist id or URL"), ALLOW_SECRETS),
+        required=("id",),
+        rename={"id": "gist_id"},
+        open_world=True,
+        method="sharing.import_gist",
+        render="sharing.gist_imported",
+    ),
+)

@@ -1,0 +1,130 @@
+"""Recall for ``Memory``: the glue between the store and the search engine.
+
+Invariant: recall reads the state (never writes data.toon), hands entries to
+the pure ``search`` engine, and records what it returned in the access log.
+Archived entries take part only when a date filter asks for them. Every
+ranked list the product shows (recall, search, suggest, the primer) is
+ranked here, by the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toon_memory.errors import InputError
+from toon_memory.model.clock import today
+from toon_memory.model.entry import Entry
+from toon_memory.project.git import session_files, start_session_files
+from toon_memory.store.paths import STORE_DIR
+
+if TYPE_CHECKING:
+    from toon_memory.search import Engine, RecallOptions, RecallResult
+    from toon_memory.store.store import Store
+
+#: Entries the primer lists at the top, and per category section.
+PRIMER_TOP = 10
+PRIMER_SECTIONS: tuple[str, ...] = ("pattern", "warning", "decision")
+
+
+@dataclass
+class Primer:
+    """What a session starts with: counts, the top entries, one section per category.
+
+    ``session_files`` are the files changed in this session (the work tree and
+    this branch, ``project.git.session_files``); ``budget_tokens`` is the
+    token budget its text must fit (0: none), applied when it is rendered.
+    """
+
+    counts: dict[str, int]
+    top: list[Entry]
+    sections: dict[str, list[Entry]] = field(default_factory=dict)
+    session_files: list[str] = field(default_factory=list)
+    budget_tokens: int = 0
+
+
+def is_memory_file(path: str) -> bool:
+    """A path inside the memory's own folder (``.toon-memory/``): never a project change."""
+    name = path.replace("\\", "/")
+    while name.startswith("./"):
+        name = name[2:]
+    return name.rstrip("/") == STORE_DIR or name.startswith(STORE_DIR + "/")
+
+
+class Recaller:
+    """Answers recall-like questions over one store."""
+
+    def __init__(self, store: Store, root: Path) -> None:
+        self.store = store
+        self.root = root
+
+    def engine(self, *, with_archive: bool = False) -> Engine:
+        """The store's engine, or one over entries + archive for date filters."""
+        from toon_memory.search import Engine
+
+        state = self.store.state()
+        engine: Engine = state.derived
+        if with_archive:
+            archived = self.store.read_archive()
+            if archived:
+                return Engine.build([*state.entries.values(), *archived])
+        return engine
+
+    def _session(self, wanted: bool) -> frozenset[str]:
+        return session_files(self.root) if wanted else frozenset()
+
+    def _record(self, result: RecallResult) -> RecallResult:
+        ids = [hit.entry.id for hit in result.hits]
+        if ids:
+            self.store.record_access(ids)
+        return result
+
+    def recall(self, opts: RecallOptions) -> RecallResult:
+        """Ranked recall (or an ids fetch); access recorded except for the index."""
+        result = self.rank(opts)
+        return result if opts.mode == "index" else self._record(result)
+
+    def rank(self, opts: RecallOptions) -> RecallResult:
+        """The ranked answer alone: no access recorded (views that only show entries)."""
+        dated = bool(opts.from_date or opts.to_date)
+        engine = self.engine(with_archive=dated)
+        return engine.recall(opts, today=today(), session_files=self._session(opts.session_bias))
+
+    def suggest(self, context: str, limit: int = 5) -> list[Entry]:
+        """Entries related to a free-text context (no access recorded)."""
+        if not str(context or "").strip():
+            raise InputError("context", "must not be empty")
+        return self.engine().suggest(context, limit=limit, today=today())
+
+    def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
+        for name, value in (("from_key", from_key), ("to_key", to_key)):
+            if not str(value or "").strip():
+                raise InputError(name, "must not be empty")
+        return self.engine().graph_path(from_key, to_key)
+
+    def primer(self, limit: int = PRIMER_TOP, budget_tokens: int = 0) -> Primer:
+        """Counts by category, the top entries, then the best of each category not on top.
+
+        One pass of the engine's no-query ranking, with the files changed in
+        this session boosted, orders the top and every section.
+        """
+        from toon_memory.search import RecallOptions
+        from toon_memory.search.options import MAX_LIMIT
+
+        files_later = start_session_files(self.root)  # git runs while the index loads
+        engine = self.engine()
+        counts = engine.category_counts()
+        files = files_later()
+        wanted = max(1, min(sum(counts.values()), MAX_LIMIT))
+        ranked = engine.recall(
+            RecallOptions(limit=wanted, session_bias=True), today=today(), session_files=files
+        ).entries
+        sections: dict[str, list[Entry]] = {category: [] for category in PRIMER_SECTIONS}
+        for entry in ranked[limit:]:
+            section = sections.get(entry.category)
+            if section is not None and len(section) < limit:
+                section.append(entry)
+        kept = {category: rest for category, rest in sections.items() if rest}
+        changed = sorted(name for name in files if not is_memory_file(name))
+        return Primer(dict(counts), ranked[:limit], kept, changed, budget_tokens)

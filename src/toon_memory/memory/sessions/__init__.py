@@ -1,0 +1,193 @@
+"""Sessions of agents working on one memory: heartbeats, soft conflicts, observations, activity.
+
+Invariant: each process writes only its own heartbeat file (``store.sessions``);
+reading the sessions never fails on a damaged file, and dead sessions are
+pruned only lazily, by a reader; nothing here changes an entry except through
+``Editor`` (promoting merged observations). Importing this package is cheap: the
+records (``reports``), the rules (``rules``) and the store are imported when a
+method runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toon_memory.errors import quote
+from toon_memory.model.entry import CAPTURED_ACTIONS
+
+if TYPE_CHECKING:
+    from toon_memory.memory.editor import Editor
+    from toon_memory.memory.sessions.reports import CapturedReport, MergeReport, SessionsReport
+    from toon_memory.model.heartbeat import Session
+    from toon_memory.rules.remember import RememberResult
+    from toon_memory.store.store import Store
+
+
+def check_captured(action: object, limit: object) -> tuple[str, int]:
+    """(action, limit) of ``memory_captured``, or an ``InputError`` naming the bad one."""
+    from toon_memory.errors import InputError
+
+    name = str(action or "list").strip().lower()
+    if name not in CAPTURED_ACTIONS:
+        raise InputError(
+            "action", f"must be one of {', '.join(CAPTURED_ACTIONS)}; got {quote(action)}"
+        )
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InputError("limit", f"must be a whole number of at least 1; got {quote(limit)}")
+    return name, limit
+
+
+class Sessions:
+    """``Memory.sessions``: the coordination of parallel agent sessions."""
+
+    def __init__(self, store: Store, root: Path, editor: Editor) -> None:
+        self.store = store
+        self.root = root
+        self._editor = editor
+        #: The session this process beats for (``you`` in reports); ``beat`` sets it.
+        self.current = ""
+
+    # -- where and how long ----------------------------------------------------------------
+    @property
+    def folder(self) -> Path:
+        return self.store.paths.folder
+
+    def exists(self) -> bool:
+        """Whether the memory folder exists (hooks and the server never create it)."""
+        return self.folder.is_dir()
+
+    def window(self) -> int:
+        """Minutes within which a heartbeat counts as active (``sessionWindowMinutes``)."""
+        from toon_memory.model.heartbeat import check_window
+        from toon_memory.store.config import load_config
+
+        minutes = load_config(self.store.paths.config).session_window_minutes
+        return check_window(minutes, "sessionWindowMinutes")
+
+    def capture_enabled(self) -> bool:
+        from toon_memory.store.config import load_config
+
+        return load_config(self.store.paths.config).capture
+
+    # -- heartbeats ------------------------------------------------------------------------
+    def get(self, session_id: str) -> Session | None:
+        """The session's heartbeat as recorded (active or not), None when there is none."""
+        from toon_memory.store.heartbeats import read_session_file, session_path
+
+        return read_session_file(session_path(self.folder, session_id))
+
+    def beat(
+        self, session_id: str, *, agent: str | None, files: Iterable[str] = (),
+        notes: Iterable[tuple[str, str]] = (), pid: int | None = None,
+    ) -> Session:  # fmt: skip
+        """Create or refresh a session's heartbeat (branch from git); it becomes ``current``.
+
+        ``agent=None`` keeps the recorded name; ``pid`` defaults to this process
+        (a hook passes its agent's). Creates the memory folder when missing.
+        """
+        from toon_memory.model.heartbeat import check_session_id
+        from toon_memory.project.git import current_branch
+        from toon_memory.search.paths import normalise_path
+        from toon_memory.store.heartbeats import beat
+
+        sid = check_session_id(session_id)
+        if not self.exists():
+            self.store.ensure_folder()
+        session = beat(
+            self.folder, sid, agent=agent, branch=current_branch(self.root),
+            files=[normalise_path(f) for f in files],
+            notes=[(normalise_path(f), text) for f, text in notes], pid=pid, root=self.root,
+        )  # fmt: skip
+        self.current = sid
+        return session
+
+    def end(self, session_id: str) -> Session:
+        """Mark a session ended (its files released, its notes kept for merging)."""
+        from toon_memory.errors import InputError
+        from toon_memory.store.heartbeats import end_session
+
+        ended = end_session(self.folder, session_id) if self.get(session_id) else None
+        if ended is None:
+            raise InputError("session_id", f"no session {quote(session_id)}")
+        if ended.id == self.current:
+            self.current = ""
+        return ended
+
+    def tool_used(
+        self, session_id: str, *, agent: str | None, files: Sequence[str] = (), tool: str = "",
+        summary: str = "", pid: int | None = None,
+    ) -> Session:  # fmt: skip
+        """A hook's post-tool: heartbeat with the files touched, and the activity log if on.
+
+        Files a reading tool (``is_read_tool``) names are logged but not touched.
+        """
+        from toon_memory.rules.coordination import MAX_CAPTURED_FILES, is_read_tool
+
+        touched = () if is_read_tool(tool) else files
+        session = self.beat(session_id, agent=agent, files=touched, pid=pid)
+        if self.capture_enabled():
+            from toon_memory.store.captured import capture
+
+            base = {"session": session.id, "agent": session.agent, "branch": session.branch,
+                    "tool": tool, "summary": summary}  # fmt: skip
+            for file in list(files)[:MAX_CAPTURED_FILES] or [""]:
+                capture(self.folder, {**base, "file": file})
+        return session
+
+    # -- the tools -------------------------------------------------------------------------
+    def list(self, conflicts_only: bool = False) -> SessionsReport:
+        """Active sessions within the window and their soft conflicts; dead ones pruned."""
+        from toon_memory.memory.sessions.reports import SessionsReport
+        from toon_memory.model.heartbeat import clock_now, format_stamp, is_active
+        from toon_memory.rules.coordination import agent_conflicts, same_agent
+        from toon_memory.store.heartbeats import prune_sessions, read_sessions
+
+        window, now = self.window(), clock_now()
+        pruned = prune_sessions(self.folder, window, now) if self.exists() else []
+        active = tuple(s for s in read_sessions(self.folder) if is_active(s, window, now))
+        you = self.current if any(s.id == self.current for s in active) else ""
+        return SessionsReport(
+            sessions=active, conflicts=agent_conflicts(active), window_minutes=window,
+            now=format_stamp(now), you=you, mine=same_agent(active, you),
+            conflicts_only=bool(conflicts_only), pruned=tuple(pruned),
+        )  # fmt: skip
+
+    def merge(self, file: str, promote: bool = False) -> MergeReport:
+        """Observations about ``file`` from every session, deduplicated (Jaccard > 0.5).
+
+        With ``promote`` each merged observation becomes (or merges into) a
+        knowledge entry about the file, through the usual remember rules.
+        """
+        from toon_memory.errors import InputError
+        from toon_memory.memory.sessions.reports import MergeReport
+        from toon_memory.model.heartbeat import normalize_path
+        from toon_memory.rules.curation import merge_observations, observation_draft
+        from toon_memory.rules.remember import draft_entry
+        from toon_memory.search.paths import normalise_path
+        from toon_memory.store.observations import file_observations
+
+        name = normalize_path(normalise_path(str(file or "")), self.root)
+        if not name:
+            raise InputError("file", "must not be empty")
+        found = file_observations(self.folder, name)
+        merged = tuple(merge_observations(found))
+        promoted: tuple[RememberResult, ...] = ()
+        if promote:
+            promoted = tuple(
+                self._editor.remember(draft_entry(**observation_draft(name, item)))
+                for item in merged
+            )
+        return MergeReport(name, len(found), merged, promoted)
+
+    def captured(self, action: str = "list", limit: int = 50) -> CapturedReport:
+        """The activity log hooks write when ``capture`` is on: list (newest ``limit``) or clear."""
+        from toon_memory.memory.sessions.reports import CapturedReport
+        from toon_memory.store.captured import clear_captured, read_captured
+
+        name, count = check_captured(action, limit)
+        enabled = self.capture_enabled()
+        if name == "clear":
+            return CapturedReport(name, enabled, cleared=clear_captured(self.folder))
+        return CapturedReport(name, enabled, tuple(read_captured(self.folder, count)), limit=count)

@@ -1,0 +1,370 @@
+"""Export and import for ``Memory``.
+
+Invariant: export writes every entry (all statuses) and summary as JSON
+``{"version": 1, "entries": [...], "summaries": [...]}`` to a file outside
+any memory folder, in a folder that exists (it creates none); import reads
+that, a plain JSON list of entry objects (at least key and content), or a
+``.toon`` file (ours or the TypeScript original's), adds entries whose key is
+not active yet, skips the others, and reports every skip and repair: nothing
+is dropped silently. A file over ``limits.importBytes``, nested past
+``limits.importDepth``, empty, of a newer format or not a memory at all is
+refused whole (``ImportFormatError``, exit 2). Every row is validated as
+``remember`` validates (``import_rules``) before one journaled write.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toon_memory.errors import (
+    CorruptFileError,
+    ImportFormatError,
+    InputError,
+    StoreError,
+    quote,
+)
+from toon_memory.model.clock import today
+from toon_memory.model.entry import Entry, Summary, is_valid_id
+from toon_memory.model.settings import Limits
+from toon_memory.rules.remember import new_id, versions_to_drop
+from toon_memory.store import journal
+from toon_memory.store.config import load_config
+from toon_memory.store.paths import inside_a_memory
+from toon_memory.system.atomic import write_atomic
+
+if TYPE_CHECKING:
+    from toon_memory.store.state import State
+    from toon_memory.store.store import Store
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass
+class ImportReport:
+    added: int = 0
+    skipped: int = 0
+    repaired: int = 0
+    messages: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"added": self.added, "skipped": self.skipped, "repaired": self.repaired,
+                "messages": list(self.messages)}  # fmt: skip
+
+
+def read_import_bytes(path: Path, most: int = DEFAULT_LIMITS.import_bytes) -> bytes:
+    """The bytes of a file to import, at most ``most``; InputError naming the file otherwise."""
+    try:
+        if path.is_file() and path.stat().st_size > most:
+            raise ImportFormatError(_too_big(path, most))
+        with path.open("rb") as handle:
+            raw = handle.read(most + 1)
+    except FileNotFoundError:
+        raise InputError("file", f"{path} does not exist") from None
+    except IsADirectoryError:
+        raise InputError("file", f"{path} is a folder, not a file") from None
+    except OSError as exc:
+        raise InputError("file", f"{path} cannot be read ({exc.strerror})") from None
+    if len(raw) > most:
+        raise ImportFormatError(_too_big(path, most))
+    return raw
+
+
+def _too_big(path: Path, most: int) -> str:
+    return f"{path} is over the import limit of {most} bytes (limits.importBytes in config.json)"
+
+
+def read_import_text(path: Path, most: int = DEFAULT_LIMITS.import_bytes) -> str:
+    """The text of a file to import; a clear error when it is missing, too big or not UTF-8."""
+    try:
+        return read_import_bytes(path, most).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ImportFormatError(f"{path}: not UTF-8 text") from None
+
+
+def parse_import_json(text: str, path: Path, depth: int = DEFAULT_LIMITS.import_depth) -> Any:
+    """JSON of a file to import; ``ImportFormatError`` naming file and line when invalid
+    or nested deeper than ``depth``."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportFormatError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        data = None
+        deep = True
+    else:
+        deep = _deeper_than(data, depth)
+    if deep:
+        raise ImportFormatError(
+            f"{path}: nested deeper than {depth} levels (limits.importDepth in config.json)"
+        )
+    return data
+
+
+def _deeper_than(data: Any, depth: int) -> bool:
+    """True when ``data`` nests lists/objects more than ``depth`` levels (no recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 1)] if isinstance(data, (dict, list)) else []
+    while stack:
+        value, level = stack.pop()
+        if level > depth:
+            return True
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((c, level + 1) for c in children if isinstance(c, (dict, list)))
+    return False
+
+
+def read_import_file(
+    path: Path, limits: Limits = DEFAULT_LIMITS
+) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
+    """Rows, summaries and reader notes from an export, a JSON list or a .toon file."""
+    text = read_import_text(path, limits.import_bytes)
+    if not text.strip():
+        raise ImportFormatError(f"{path} is empty: nothing to import")
+    if text.lstrip()[:1] in ("{", "[") or path.suffix.lower() == ".json":
+        return _rows_from_json(parse_import_json(text, path, limits.import_depth), path)
+    from toon_memory.store.codec import decode_document
+
+    try:
+        doc = decode_document(text, path)
+    except CorruptFileError as exc:
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise ImportFormatError(
+            f"{where}: not a file toon-memory imports ({exc.problem}); use an export (JSON), "
+            "a JSON list of entries, or a data.toon"
+        ) from None
+    except StoreError as exc:  # a newer format
+        raise ImportFormatError(str(exc)) from None
+    return [e.to_dict() for e in doc.entries], doc.summaries, list(doc.repairs)
+
+
+def _rows_from_json(data: Any, path: Path) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
+    from toon_memory.store.codec import check_version
+
+    try:
+        check_version(data, path)
+    except StoreError as exc:
+        raise ImportFormatError(str(exc)) from None
+    rows = data.get("entries") if isinstance(data, dict) else data
+    if not isinstance(rows, list):
+        raise ImportFormatError(
+            f"{path}: expected a JSON list of entries or an object with 'entries'"
+        )
+    if rows and not any(isinstance(r, dict) for r in rows):
+        raise ImportFormatError(f"{path}: holds no entry objects (each entry is a JSON object)")
+    notes = [
+        f"entry {n}: not an object, skipped"
+        for n, r in enumerate(rows, 1)
+        if not isinstance(r, dict)
+    ]
+    summaries: list[Summary] = []
+    if isinstance(data, dict):
+        for item in data.get("summaries") or []:
+            if isinstance(item, dict) and item.get("file"):
+                summaries.append(
+                    Summary(
+                        str(item["file"]), str(item.get("summary", "")), str(item.get("date", ""))
+                    )
+                )
+    return [r for r in rows if isinstance(r, dict)], summaries, notes
+
+
+def _is_skip(note: str) -> bool:
+    """A reader's note is either a skipped row or a repaired one, never both."""
+    return note.startswith("skipped") or note.endswith(", skipped")
+
+
+def _is_duplicate(entry: Entry, state: State, seen: set[str]) -> bool:
+    """An active key already taken, or the very same entry (id or key+content) already stored."""
+    if entry.active:
+        return state.by_key(entry.key) is not None or entry.key in seen
+    same = state.entries.get(entry.id)
+    if same is not None and same.key == entry.key:
+        return True
+    return any(e.key == entry.key and e.content == entry.content for e in state.entries.values())
+
+
+def category_notice(unknown: Counter[str]) -> str:
+    """The one report line about foreign categories (``""`` when there were none)."""
+    if not unknown:
+        return ""
+    counts = ", ".join(f"{name or '(empty)'} ×{n}" for name, n in sorted(
+        unknown.items(), key=lambda item: (-item[1], item[0])))  # fmt: skip
+    total = sum(unknown.values())
+    return (f"{total} entr{'y' if total == 1 else 'ies'} with a category toon-memory does not "
+            f"have ({counts}): stored as knowledge, the original kept as a tag and in "
+            "meta.category")  # fmt: skip
+
+
+def _admit(
+    row: dict[str, Any], number: int, state: State, seen: set[str], report: ImportReport,
+    limits: Limits, unknown: Counter[str], allow_secrets: bool = False,
+) -> Entry | None:  # fmt: skip
+    from toon_memory.rules.imports import admit_row, secret_problem  # not on every command's path
+    from toon_memory.rules.secrets import scan_text
+
+    verdict = admit_row(row, limits)
+    entry = verdict.entry
+    secret = "" if entry is None or allow_secrets else secret_problem(entry)
+    key = str(row.get("key", "?"))
+    label = f"entry {number}" + ("" if scan_text(key) else f" ({quote(key)[1:-1]})")
+    if entry is None or secret:
+        report.skipped += 1
+        report.messages.append(f"{label}: skipped: {verdict.problem or secret}")
+        return None
+    if _is_duplicate(entry, state, seen):
+        report.skipped += 1
+        report.messages.append(f"{label}: skipped: already in memory")
+        return None
+    if verdict.foreign:
+        unknown[verdict.foreign] += 1
+    if verdict.repairs or verdict.foreign:
+        report.repaired += 1
+    if verdict.repairs:
+        report.messages.append(f"{label}: " + "; ".join(verdict.repairs))
+    if not is_valid_id(entry.id) or entry.id in state.entries:
+        entry.id = new_id(state.entries)
+    if entry.active:
+        seen.add(entry.key)
+    return entry
+
+
+def _start_report(
+    rows: list[dict[str, Any]], notes: list[str]
+) -> tuple[list[dict[str, Any]], ImportReport]:
+    """The rows that are objects, and a report counting the reader's notes (skips, repairs)."""
+    notes = list(notes)
+    notes += [f"entry {n}: not an object, skipped" for n, r in enumerate(rows, 1)
+              if not isinstance(r, dict)]  # fmt: skip
+    report = ImportReport(messages=list(notes))
+    skipped = sum(1 for note in notes if _is_skip(note))
+    report.skipped += skipped
+    report.repaired += len(notes) - skipped
+    return [r for r in rows if isinstance(r, dict)], report
+
+
+def _supersede_repeated_keys(rows: list[dict[str, Any]], report: ImportReport) -> None:
+    """A key repeated inside one import file: the last row wins, earlier ones become history."""
+    last: dict[str, int] = {}
+    for number, row in enumerate(rows):
+        if str(row.get("status") or "active") == "active" and row.get("key"):
+            last[str(row["key"])] = number
+    for number, row in enumerate(rows):
+        key = str(row.get("key") or "")
+        if key in last and last[key] != number and str(row.get("status") or "active") == "active":
+            row["status"] = "superseded"
+            row["supersededOn"] = str(rows[last[key]].get("date") or today().isoformat())
+            report.repaired += 1
+            report.messages.append(
+                f"entry {number + 1} ({key}): key repeated later in the file; kept as history"
+            )
+
+
+def _past_horizon(state: State, admitted: list[Entry], keep: int, report: ImportReport) -> set[str]:
+    """Ids of superseded versions beyond the newest ``keep`` per key, with what came in."""
+    incoming: dict[str, list[Entry]] = {}
+    for entry in admitted:
+        if entry.status == "superseded":
+            incoming.setdefault(entry.key, []).append(entry)
+    dropped: set[str] = set()
+    for key, new in incoming.items():
+        old = versions_to_drop([*state.versions(key), *new], keep)
+        dropped.update(e.id for e in old)
+        if old:
+            report.messages.append(
+                f"{key}: {len(old)} oldest version(s) past the history horizon of {keep} "
+                "(historyVersions in config.json) not kept"
+            )
+    return dropped
+
+
+class Transfer:
+    """Moves entries in and out of one memory."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def limits(self) -> Limits:
+        return load_config(self.store.paths.config).limits
+
+    def export(self, path: str | Path) -> int:
+        """Write every entry and summary to a JSON file; return the entry count.
+
+        The file must lie outside every memory folder and in a folder that exists.
+        """
+        target = Path(path)
+        self._check_target(target)
+        state = self.store.state()
+        entries = [e.to_dict() for e in state.entries.values()]
+        payload = {
+            "version": 1,
+            "entries": entries,
+            "summaries": [s.to_row() for s in state.summaries.values()],
+        }
+        write_atomic(target, (json.dumps(payload, ensure_ascii=False, indent=2) + "\n").encode())
+        return len(entries)
+
+    def _check_target(self, target: Path) -> None:
+        if "\x00" in str(target):
+            raise InputError("file", "holds a NUL character; no file can have that name")
+        if target.is_dir():
+            raise InputError("file", f"{target} is a folder; name a file")
+        if target.exists() and not target.is_file():
+            raise InputError("file", f"{target} is not a regular file (a device, a pipe?)")
+        if not target.parent.is_dir():
+            raise InputError("file", f"folder {target.parent} does not exist; create it first")
+        own = self.store.paths.folder.resolve()
+        if own in target.resolve().parents or inside_a_memory(target):
+            raise InputError(
+                "file",
+                f"{target} is inside a memory folder; exporting there would overwrite the "
+                "memory's own files: name a file outside it",
+            )
+
+    def import_(self, path: str | Path, allow_secrets: bool = False) -> ImportReport:
+        """Bring entries in from a file; duplicates by key are skipped and reported, and so
+        are rows holding a credential unless ``allow_secrets``."""
+        rows, summaries, notes = read_import_file(Path(path), self.limits())
+        return self.import_rows(rows, summaries, notes, allow_secrets)
+
+    def import_rows(
+        self,
+        rows: list[dict[str, Any]],
+        summaries: list[Summary] | None = None,
+        notes: list[str] | None = None,
+        allow_secrets: bool = False,
+    ) -> ImportReport:
+        """Bring in entry objects (export or file-column names); the same rules as ``import_``."""
+        rows, report = _start_report(rows, notes or [])
+        summaries = list(summaries or [])
+        _supersede_repeated_keys(rows, report)
+        from toon_memory.rules.secrets import check_allow
+
+        allow = check_allow(allow_secrets)
+        config = load_config(self.store.paths.config)
+
+        def apply(state: State) -> tuple[list[journal.Op], ImportReport]:
+            seen: set[str] = set()
+            admitted: list[Entry] = []
+            unknown: Counter[str] = Counter()
+            taken = set(state.entries)
+            for number, row in enumerate(rows, start=1):
+                entry = _admit(row, number, state, seen, report, config.limits, unknown, allow)
+                if entry is not None:
+                    while entry.id in taken:
+                        entry.id = new_id(taken)
+                    taken.add(entry.id)
+                    admitted.append(entry)
+            dropped = _past_horizon(state, admitted, config.history_versions, report)
+            ops = [journal.put(e.to_row()) for e in admitted if e.id not in dropped]
+            ops += [journal.delete(i) for i in dropped if i in state.entries]
+            report.added += len(admitted) - sum(1 for e in admitted if e.id in dropped)
+            ops.extend(journal.put_summary(s.file, s.summary, s.date) for s in summaries
+                       if s.file not in state.summaries)  # fmt: skip
+            if unknown:
+                report.messages.append(category_notice(unknown))
+            return ops, report
+
+        return self.store.mutate(apply)

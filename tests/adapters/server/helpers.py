@@ -1,0 +1,57 @@
+"""Shared helpers for the MCP server tests: spawn parameters, snapshots, text of results."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from mcp.client.stdio import StdioServerParameters
+from tests.conftest import ROOT
+
+INSPECTOR = ROOT / ".ci" / "tools" / "bin" / "mcp-inspector"
+TODAY = "2026-07-15"
+SERVER_CMD = [sys.executable, "-m", "toon_memory", "mcp"]
+
+
+def make_project(base: Path) -> tuple[Path, Path]:
+    """A fresh (project root, home) pair under ``base``."""
+    project, home = base / "mcp-project", base / "mcp-home"
+    (project / ".git").mkdir(parents=True, exist_ok=True)
+    home.mkdir(exist_ok=True)
+    return project, home
+
+
+def server_env(project: Path, home: Path) -> dict[str, str]:
+    return {
+        "TOON_MEMORY_PROJECT": str(project),
+        "TOON_MEMORY_HOME": str(home),
+        "TOON_MEMORY_TODAY": TODAY,
+    }
+
+
+def stdio_params(
+    project: Path, home: Path, extra: dict[str, str] | None = None
+) -> StdioServerParameters:
+    env = {k: v for k, v in os.environ.items() if k.startswith(("PATH", "PYTHON", "LANG", "LC_"))}
+    env.update(server_env(project, home))
+    env.update(extra or {})
+    return StdioServerParameters(command=SERVER_CMD[0], args=SERVER_CMD[1:], env=env)
+
+
+def snapshot(*roots: Path) -> dict[str, str]:
+    """Every file under ``roots`` -> sha256 of its bytes, but the lock file and the
+    session heartbeats (presence, written whenever the server opens the memory, not data)."""
+    found: dict[str, str] = {}
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.name != ".lock" and "sessions" not in path.parts:
+                found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def text_of(result: Any) -> str:
+    """The text of a tool result's content blocks."""
+    return "\n".join(block.text for block in result.content if block.type == "text")

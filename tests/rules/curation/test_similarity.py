@@ -1,0 +1,94 @@
+"""Word-set similarity: the search tokenizer's terms, and pair finding equal to brute force."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toon_memory.rules.curation.similarity import (
+    jaccard,
+    overlap_coefficient,
+    overlapping_pairs,
+    overlapping_to,
+    similar_pairs,
+    similar_to,
+    term_set,
+)
+
+
+def test_term_sets_use_the_search_tokenizer() -> None:
+    assert term_set("Caching the sessions") == term_set("cache session")  # stems, stopword gone
+    assert term_set("redis cache pool") <= term_set("RedisCache pool")  # camelCase split
+    assert term_set("") == frozenset()
+
+
+def test_jaccard_and_overlap() -> None:
+    a, b = frozenset("abc"), frozenset("bcd")
+    assert jaccard(a, b) == 0.5
+    assert overlap_coefficient(a, b) == 2 / 3
+    assert jaccard(a, a) == 1.0
+    assert jaccard(frozenset(), frozenset()) == 0.0
+    assert overlap_coefficient(frozenset(), a) == 0.0
+
+
+sets_strategy = st.lists(
+    st.frozensets(st.sampled_from("abcdefghij"), max_size=7), min_size=0, max_size=14
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(sets_strategy, st.sampled_from([0.0, 0.2, 0.34, 0.5, 0.6, 0.75, 0.9]))
+def test_similar_pairs_match_brute_force(sets: list[frozenset[str]], threshold: float) -> None:
+    expected = [
+        (i, j, jaccard(sets[i], sets[j]))
+        for i, j in combinations(range(len(sets)), 2)
+        if jaccard(sets[i], sets[j]) > threshold
+    ]
+    assert similar_pairs(sets, threshold) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(sets_strategy, st.sampled_from([0.3, 0.5, 0.6, 0.8, 1.0]), st.integers(1, 3))
+def test_overlapping_pairs_match_brute_force(
+    sets: list[frozenset[str]], threshold: float, min_shared: int
+) -> None:
+    expected = [
+        (i, j, overlap_coefficient(sets[i], sets[j]))
+        for i, j in combinations(range(len(sets)), 2)
+        if overlap_coefficient(sets[i], sets[j]) >= threshold
+        and len(sets[i] & sets[j]) >= min_shared
+    ]
+    assert overlapping_pairs(sets, threshold, min_shared) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(sets_strategy, sets_strategy, st.sampled_from([0.0, 0.34, 0.5, 0.75]))
+def test_similar_to_matches_brute_force(
+    queries: list[frozenset[str]], sets: list[frozenset[str]], threshold: float
+) -> None:
+    expected = [
+        sorted(
+            ((j, jaccard(q, s)) for j, s in enumerate(sets) if jaccard(q, s) > threshold),
+            key=lambda p: -p[1],
+        )
+        for q in queries
+    ]
+    assert similar_to(queries, sets, threshold) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(sets_strategy, sets_strategy, st.sampled_from([0.2, 0.35, 0.5, 1.0]))
+def test_overlapping_to_matches_brute_force(
+    queries: list[frozenset[str]], sets: list[frozenset[str]], threshold: float
+) -> None:
+    expected = [
+        [
+            (j, overlap_coefficient(q, s))
+            for j, s in enumerate(sets)
+            if overlap_coefficient(q, s) >= threshold
+        ]
+        for q in queries
+    ]
+    assert list(overlapping_to(queries, sets, threshold)) == expected
