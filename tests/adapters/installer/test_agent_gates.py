@@ -55,11 +55,12 @@ def test_claude_project_server_waits_for_approval_and_a_rejection_is_named(
     env: dict[str, str], proj: Path
 ) -> None:
     assert run_cli("init", "--agents", "claude", "--yes", cwd=proj, env=env).returncode == 0
-    assert "waiting for Claude Code's approval" in run_cli("status", cwd=proj, env=env).stdout
+    assert "waiting for Claude Code's folder trust" in run_cli("status", cwd=proj, env=env).stdout
     state = Path(env["HOME"]) / ".claude.json"
     state.write_text(json.dumps({"projects": {str(proj): {"disabledMcpjsonServers": ["toon-memory"]}}}))
     assert "rejected it" in run_cli("status", "--no-probe", cwd=proj, env=env).stdout
-    state.write_text(json.dumps({"projects": {str(proj): {"enabledMcpjsonServers": ["toon-memory"]}}}))
+    state.write_text(json.dumps({"projects": {str(proj): {
+        "enabledMcpjsonServers": ["toon-memory"], "hasTrustDialogAccepted": True}}}))
     assert "server answers" in run_cli("status", cwd=proj, env=env).stdout
 
 

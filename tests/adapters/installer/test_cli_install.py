@@ -89,10 +89,13 @@ def test_status_reports_entries_and_a_live_server(env: dict[str, str], proj: Pat
     assert run_cli("init", "--agents", "claude", "--yes", cwd=proj, env=env).returncode == 0
     shown = run_cli("status", cwd=proj, env=env)
     assert shown.returncode == 0, shown.stderr
-    assert ".mcp.json  MCP entry: installed; written, waiting for Claude Code's approval" in (
+    assert ".mcp.json  MCP entry: installed; written, waiting for Claude Code's folder trust" in (
         shown.stdout)  # fmt: skip
     assert "Zed" not in shown.stdout  # it reads CLAUDE.md too, but it is not installed
     (proj / ".claude/settings.local.json").write_text('{"enabledMcpjsonServers": ["toon-memory"]}')
+    assert "waiting for Claude Code's folder trust" in run_cli("status", cwd=proj, env=env).stdout
+    state = {"projects": {str(proj): {"hasTrustDialogAccepted": True}}}
+    (Path(env["HOME"]) / ".claude.json").write_text(json.dumps(state))
     shown = run_cli("status", cwd=proj, env=env)
     assert ".mcp.json  MCP entry: installed; server answers" in shown.stdout
     (proj / ".claude/settings.json").write_text("{oops")

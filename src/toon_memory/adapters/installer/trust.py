@@ -2,7 +2,7 @@
 
 Invariant: ``waiting_for`` only reads the agents' own state files (Claude Code's
 settings and ``~/.claude.json``, Codex's user ``config.toml``, Gemini's
-``trustedFolders.json`` and settings) and answers the step still missing, or
+``trustedFolders.json`` and settings, Copilot CLI's ``config.json``) and answers the step still missing, or
 ``""`` when the agent will start the server; a state file that is missing or
 does not parse counts as "not granted", never as an error. ``forget_codex_hooks``
 is the one writer: it removes from Codex's user ``config.toml`` the
@@ -51,9 +51,10 @@ def _claude(scope: str, places: Places) -> str:
     sources = [places.home / ".claude/settings.json", places.project / ".claude/settings.json",
                places.project / ".claude/settings.local.json"]  # fmt: skip
     found = [_read(path, "jsonc") for path in sources]
-    state = _read(places.home / ".claude.json", "json")
-    if isinstance(state, dict) and isinstance(state.get("projects"), dict):
-        found.append(state["projects"].get(str(places.project)))
+    projects = _table(_read(places.home / ".claude.json", "json"), "projects")
+    found.append(projects.get(str(places.project)))
+    folder_trusted = any(isinstance(v, dict) and v.get("hasTrustDialogAccepted") is True
+                         and _within(places.project, k) for k, v in projects.items())  # fmt: skip
     enabled = disabled = False
     for data in (d for d in found if isinstance(d, dict)):
         disabled = disabled or SERVER_NAME in (data.get("disabledMcpjsonServers") or [])
@@ -61,10 +62,10 @@ def _claude(scope: str, places: Places) -> str:
         enabled = enabled or SERVER_NAME in (data.get("enabledMcpjsonServers") or [])
     if disabled:
         return "Claude Code rejected it: take toon-memory out of disabledMcpjsonServers"
-    if enabled:
+    if enabled and folder_trusted:
         return ""
-    return ("Claude Code's approval (start `claude` here and approve toon-memory, or add it "
-            "to enabledMcpjsonServers in .claude/settings.local.json)")  # fmt: skip
+    return ("Claude Code's folder trust and approval (start `claude` here once: trust the "
+            "folder and approve toon-memory)")  # fmt: skip
 
 
 def codex_hook_keys(hooks_path: Path, hooks: Any) -> list[str]:
@@ -130,8 +131,19 @@ def _gemini(scope: str, places: Places) -> str:
             "or `gemini --skip-trust`)")  # fmt: skip
 
 
+def _copilot(scope: str, places: Places) -> str:
+    if scope != "project":
+        return ""
+    home_dir = places.env.get("COPILOT_HOME") or places.home / ".copilot"
+    folders = _read(Path(home_dir) / "config.json", "jsonc")
+    trusted = folders.get("trusted_folders") if isinstance(folders, dict) else None
+    if isinstance(trusted, list) and any(_within(places.project, str(f)) for f in trusted):
+        return ""
+    return "Copilot CLI's folder trust (answer its question when `copilot` starts here)"
+
+
 _CHECKS: dict[str, Callable[[str, Places], str]] = {
-    "claude": _claude, "codex": _codex, "gemini": _gemini,
+    "claude": _claude, "codex": _codex, "gemini": _gemini, "copilot-cli": _copilot,
 }  # fmt: skip
 
 
