@@ -123,7 +123,9 @@ def test_the_agent_lists_toon_memory_as_status_says(
     assert "MCP entry: installed" in status, status
     assert not re.search(r"MCP entry: installed; written, waiting for (?!hooks:)", status), status
     listed = _run([str(program), "mcp", "list"], proj, agent_env)
-    if CONNECTED[agent] not in listed:  # a busy machine: the server may miss the first deadline
+    for _ in range(2):  # a busy machine: the server may miss the agent's connect deadline
+        if CONNECTED[agent] in listed:
+            break
         listed = _run([str(program), "mcp", "list"], proj, agent_env)
     line = next((x for x in listed.splitlines() if "toon-memory" in x), "")
     assert CONNECTED[agent] in listed and line, listed
