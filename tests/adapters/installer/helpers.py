@@ -17,11 +17,17 @@ CLI_SCRIPT = (
 INSTALLER_SCRIPT = "import sys; sys.argv[1:] = []; from toon_memory.adapters.cli.main import main; main()\n"
 
 
+#: The folder of the installed ``toon-memory`` script: first on PATH, as for a user.
+BIN = str(Path(sys.executable).parent)
+
+
 def fake_env(base: Path) -> dict[str, str]:
-    """Environment variables that point every config folder under ``base``."""
+    """Environment variables that point every config folder under ``base``, with the
+    installed ``toon-memory`` on PATH."""
     home = base / "home"
     home.mkdir(exist_ok=True)
     return {
+        "PATH": BIN + os.pathsep + os.environ.get("PATH", ""),
         "HOME": str(home),
         "USERPROFILE": str(home),
         "XDG_CONFIG_HOME": str(home / ".config"),
@@ -31,7 +37,7 @@ def fake_env(base: Path) -> dict[str, str]:
 
 
 def places_for(project: Path, env: dict[str, str]) -> Places:
-    return Places.current(project, {**env, "PATH": os.environ.get("PATH", "")}, platform="linux")
+    return Places.current(project, {"PATH": os.environ.get("PATH", ""), **env}, platform="linux")
 
 
 def command() -> ServerCommand:

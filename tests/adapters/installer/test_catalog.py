@@ -153,8 +153,8 @@ def test_broken_config_is_left_untouched(agent: Agent, scope: str, env: dict[str
     assert path.read_text(encoding="utf-8") == text
 
 
-def test_the_catalog_has_22_agents_with_unique_names() -> None:
-    assert len(AGENTS) == 22
+def test_the_catalog_has_23_agents_with_unique_names() -> None:
+    assert len(AGENTS) == 23
     names = [n for a in AGENTS for n in (a.id, *a.aliases)]
     assert len(names) == len(set(names))
     assert all(a.scopes for a in AGENTS)
@@ -162,9 +162,10 @@ def test_the_catalog_has_22_agents_with_unique_names() -> None:
 
 def test_agents_are_found_by_id_alias_title_and_all() -> None:
     assert find_agent("Claude Code").id == "claude"
-    assert find_agent("copilot").id == "vscode"
+    assert find_agent("copilot").id == "copilot-cli"
+    assert find_agent("github-copilot").id == "vscode"
     assert [a.id for a in select("claude, codex")] == ["claude", "codex"]
-    assert len(select("all")) == 22
+    assert len(select("all")) == 23
     with pytest.raises(Exception, match="unknown agent"):
         find_agent("notepad")
 
@@ -174,8 +175,7 @@ def test_codex_gets_mcp_servers_not_mcpservers(env: dict[str, str], proj: Path) 
     engine.install(find_agent("codex"), "project", places, command())
     data = tomllib.loads((proj / ".codex/config.toml").read_text())
     entry = data["mcp_servers"]["toon-memory"]
-    assert entry["args"] == ["mcp", "--project", str(proj)]
-    assert Path(entry["command"]).is_absolute()
+    assert entry["command"] == "toon-memory" and entry["args"] == ["mcp"]
     assert "mcpServers" not in data
 
 
@@ -185,7 +185,7 @@ def test_opencode_gets_a_command_array_and_no_hooks_key(env: dict[str, str], pro
     data = json.loads((proj / "opencode.json").read_text())
     assert set(data) == {"mcp"}
     assert data["mcp"]["toon-memory"]["type"] == "local"
-    assert data["mcp"]["toon-memory"]["command"][1:] == ["mcp", "--project", str(proj)]
+    assert data["mcp"]["toon-memory"]["command"] == ["toon-memory", "mcp"]
     plugin = (proj / ".opencode/plugins/toon-memory.ts").read_text()
     assert "session.created" in plugin and "tool.execute.after" in plugin
 
@@ -226,10 +226,11 @@ def test_a_changed_program_path_is_rewritten_in_place(env: dict[str, str], proj:
 
     places = places_for(proj, env)
     agent = find_agent("cursor")
-    engine.install(agent, "project", places, ServerCommand("/old/bin/toon-memory"))
-    report = engine.install(agent, "project", places, command())
+    engine.install(agent, "user", places, ServerCommand("/old/bin/toon-memory"))
+    report = engine.install(agent, "user", places, command())
     assert any(c.action == "updated" for c in report.changes)
-    entry = json.loads((proj / ".cursor/mcp.json").read_text())["mcpServers"]["toon-memory"]
+    user_file = Path(env["HOME"]) / ".cursor/mcp.json"
+    entry = json.loads(user_file.read_text())["mcpServers"]["toon-memory"]
     assert entry["command"] == command().program
 
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.adapters.installer.helpers import run_cli, snapshot
+from tests.adapters.installer.helpers import BIN, run_cli, snapshot
 
 from toon_memory.adapters.installer.upgrade import detect_upgrade
 from toon_memory.project.gitignore import MARK
@@ -41,15 +41,19 @@ def test_done_means_init_all_twice_then_uninstall(
     assert "# my codex settings" in (proj / ".codex/config.toml").read_text()
     assert MARK in (proj / ".gitignore").read_text()
     assert "Windsurf has no project-scope" in first.stdout
+    assert "server command in project files (committed: no path of this machine): " \
+        "toon-memory mcp  (toon-memory is on PATH)" in first.stdout
     written = snapshot(proj, Path(env["HOME"]))
+    in_project = {k: v for k, v in written.items() if k.startswith(str(proj))}
+    assert len(in_project) >= 25
+    assert not [k for k, v in in_project.items() if str(tmp_path).encode() in v or BIN.encode() in v]
     second = run_cli("init", "local", "--agents", "all", "--yes", cwd=proj, env=env)
     assert second.returncode == 0, second.stderr
     assert snapshot(proj, Path(env["HOME"])) == written
     gone = run_cli("uninstall", "--yes", cwd=proj, env=env)
     assert gone.returncode == 0, gone.stderr
-    after = snapshot(proj, Path(env["HOME"]))
-    after.pop(str(proj / ".gitignore"))
-    assert after == before
+    assert "removed   .gitignore  (created by init)" in gone.stdout
+    assert snapshot(proj, Path(env["HOME"])) == before
 
 
 def test_init_without_agents_only_creates_the_memory(env: dict[str, str], proj: Path) -> None:
@@ -85,6 +89,14 @@ def test_status_reports_entries_and_a_live_server(env: dict[str, str], proj: Pat
     assert run_cli("init", "--agents", "claude", "--yes", cwd=proj, env=env).returncode == 0
     shown = run_cli("status", cwd=proj, env=env)
     assert shown.returncode == 0, shown.stderr
+    assert ".mcp.json  MCP entry: installed; written, waiting for Claude Code's folder trust" in (
+        shown.stdout)  # fmt: skip
+    assert "Zed" not in shown.stdout  # it reads CLAUDE.md too, but it is not installed
+    (proj / ".claude/settings.local.json").write_text('{"enabledMcpjsonServers": ["toon-memory"]}')
+    assert "waiting for Claude Code's folder trust" in run_cli("status", cwd=proj, env=env).stdout
+    state = {"projects": {str(proj): {"hasTrustDialogAccepted": True}}}
+    (Path(env["HOME"]) / ".claude.json").write_text(json.dumps(state))
+    shown = run_cli("status", cwd=proj, env=env)
     assert ".mcp.json  MCP entry: installed; server answers" in shown.stdout
     (proj / ".claude/settings.json").write_text("{oops")
     broken = run_cli("status", "--no-probe", cwd=proj, env=env)

@@ -2,15 +2,19 @@
 
 Claude Code and Codex start servers in the project; Cursor in the home folder;
 VS Code outside the workspace (here ``/``); OpenCode in the project. Each
-reads its own file with its own format, and spawns ``command``/``args`` (or
+reads its own file with its own format, puts in its workspace variable
+(``${workspaceFolder}``: Cursor, VS Code) and spawns ``command``/``args`` (or
 OpenCode's command array) with the environment it passes (ours plus the
-entry's ``env``) through the real MCP client over stdio.
+entry's ``env``) through the real MCP client over stdio. The project file
+names no path of this machine, so a teammate's clone works: the test starts
+it from a copy of the project in another folder.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -74,12 +78,17 @@ async def _tools(argv: list[str], env: dict[str, str], cwd: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("name", sorted(READERS))
-def test_written_command_answers_tools_list(name: str, env: dict[str, str], proj: Path) -> None:
+def test_written_command_answers_tools_list(
+    name: str, env: dict[str, str], proj: Path, tmp_path: Path
+) -> None:
     places = places_for(proj, env)
     assert engine.install(find_agent(name), "project", places, command()).ok
-    argv, extra, cwd = READERS[name](proj, Path(env["HOME"]))
-    assert Path(argv[0]).is_absolute()
-    assert argv[argv.index("--project") + 1] == str(proj)
+    clone = tmp_path / "teammate" / "proj"
+    shutil.copytree(proj, clone)
+    argv, extra, cwd = READERS[name](clone, Path(env["HOME"]))
+    assert argv[0] == "toon-memory"
+    assert not [a for a in argv if str(tmp_path) in a]
+    argv = [a.replace("${workspaceFolder}", str(clone)) for a in argv]
     agent_env = {**os.environ, **env, **extra}
     agent_env.pop("TOON_MEMORY_PROJECT", None)
 
@@ -88,4 +97,5 @@ def test_written_command_answers_tools_list(name: str, env: dict[str, str], proj
 
     tools = anyio.run(play)
     assert "memory_remember" in tools and "memory_recall" in tools
-    assert not (cwd / ".toon-memory").exists() or cwd == proj
+    assert not (cwd / ".toon-memory").exists() or cwd == clone
+    assert not (proj / ".toon-memory").exists()

@@ -97,7 +97,13 @@ def run_install(agents: list[Any], scope: str, root: Path, *, quiet: bool = Fals
         if not quiet:
             print_report(report, places)
         reports.append(report)
-    if " " in command.program and not quiet:
+    chosen = engine.scope_command(scope, places, command)
+    if not quiet:
+        kind = "project files (committed: no path of this machine)" if scope == "project" else (
+            "user files")  # fmt: skip
+        click.echo(f"server command in {kind}: {chosen.line} mcp"
+                   + (f"  ({chosen.why})" if chosen.why else ""))  # fmt: skip
+    if " " in chosen.program and not quiet:
         click.echo("note: the program path has spaces; Trae rejects such a command")
     return reports
 
@@ -201,41 +207,63 @@ def _init(ctx: click.Context, where: str, agents_spec: str | None, yes: bool,
 @click.option("--no-probe", is_flag=True, help="Do not start the written server commands.")
 @click.pass_context
 def status(ctx: click.Context, no_probe: bool) -> None:
-    """What is installed where, whether each config parses, whether each server answers."""
+    """What is installed where, what each agent still waits for, whether each server answers."""
     from toon_memory.adapters.installer.catalog import AGENTS
-    from toon_memory.adapters.installer.probe import probe
-    from toon_memory.adapters.installer.status import inspect
+    from toon_memory.adapters.installer.status import inspect, installed
 
-    root = _project_of(ctx)
-    places = _places(root)
-    probed: dict[tuple[Any, ...], str] = {}
+    places = _places(_project_of(ctx))
+    probed: dict[tuple[Any, ...], tuple[str, bool]] = {}
     bad = found = False
     for agent in AGENTS:
-        states = [s for scope in agent.scopes for s in inspect(agent, scope, places)]
-        shown_states = [s for s in states if s.state in ("installed", "error")]
-        if not shown_states:
+        states = []
+        for scope in agent.scopes:
+            mine = inspect(agent, scope, places)
+            if not installed(agent, scope, places):
+                mine = mine[:1]  # a file shared with others (AGENTS.md) is not this agent's
+            states += [s for s in mine if s.state in ("installed", "error")]
+        if not states:
             continue
         found = True
         click.echo(agent.title)
-        for state in shown_states:
-            line = f"  {state.scope:7} {shown(state.path, places)}  {state.what}: {state.state}"
-            if state.state == "error":
-                bad = True
-                line += f" ({state.problem})"
-            elif state.argv and not no_probe:
-                cwd = places.project if state.scope == "project" else places.home
-                key = (state.argv, state.env, cwd)
-                if key not in probed:
-                    result = probe(list(state.argv), cwd, dict(state.env))
-                    bad = bad or not result.ok
-                    probed[key] = (f"server answers ({result.tools} tools)" if result.ok
-                                   else f"server fails: {result.problem}")  # fmt: skip
-                line += f"; {probed[key]}"
-            click.echo(line)
+        for state in states:
+            text, ok = _state_line(state, places, probed, no_probe)
+            bad = bad or not ok
+            click.echo(text)
     if not found:
         click.echo("toon-memory is not installed for any agent here (run `toon-memory init`).")
     if bad:
         sys.exit(1)
+
+
+def _state_line(state: Any, places: Any, probed: dict[tuple[Any, ...], tuple[str, bool]],
+                no_probe: bool) -> tuple[str, bool]:  # fmt: skip
+    """One status line and whether it is fine: the file's state, then (for a server entry)
+    missing paths, the step the agent still waits for, or the probe's answer."""
+    from toon_memory.adapters.installer.probe import probe
+    from toon_memory.adapters.installer.status import expanded, missing_paths
+    from toon_memory.adapters.installer.trust import waiting_for
+
+    line = f"  {state.scope:7} {shown(state.path, places)}  {state.what}: {state.state}"
+    if state.state == "error":
+        return f"{line} ({state.problem})", False
+    if not state.argv:
+        return line, True
+    argv = expanded(state.argv, places)
+    gone = missing_paths(argv)
+    if gone:
+        return f"{line}; names {', '.join(gone)}, which does not exist here", False
+    waiting = waiting_for(state.agent.id, state.scope, places)
+    if waiting:
+        return f"{line}; written, waiting for {waiting}", True
+    if no_probe:
+        return line, True
+    cwd = places.project if state.scope == "project" else places.home
+    key = (tuple(argv), state.env, cwd)
+    if key not in probed:
+        result = probe(argv, cwd, dict(state.env))
+        probed[key] = ((f"server answers ({result.tools} tools)" if result.ok
+                        else f"server fails: {result.problem}"), result.ok)  # fmt: skip
+    return f"{line}; {probed[key][0]}", probed[key][1]
 
 
 @click.command("uninstall")
@@ -272,7 +300,8 @@ def uninstall(ctx: click.Context, agents_spec: str, scope: str, yes: bool) -> No
     for where in scopes:
         others = [a for a in AGENTS if a not in chosen and installed(a, where, places)]
         keep = set().union(*(engine.block_files(a, where, places) for a in others))
-        for agent in chosen:
+        # The installed ones first: a shared block (AGENTS.md) is reported by the agent that had it.
+        for agent in sorted(chosen, key=lambda a: not installed(a, where, places)):
             report = engine.uninstall(agent, where, places, keep)
             if (
                 any(c.action not in ("absent", "unchanged") for c in report.changes)
@@ -280,6 +309,8 @@ def uninstall(ctx: click.Context, agents_spec: str, scope: str, yes: bool) -> No
             ):
                 print_report(report, places)
             ok = ok and report.ok
+    if "project" in scopes and engine.remove_created_gitignore(root) is not None:
+        click.echo("removed   .gitignore  (created by init)")
     click.echo("Done. The memory itself (.toon-memory/) is kept.")
     if not ok:
         sys.exit(1)

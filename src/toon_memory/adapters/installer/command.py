@@ -1,10 +1,12 @@
 """The command lines the installer writes: the MCP server and the hooks.
 
-Invariant: the program is an absolute path that works without PATH — the
-``toon-memory`` script installed beside the running interpreter, else that
-interpreter with ``-m toon_memory``. A project-scope server always names its
-project (``--project``), because several agents start servers in ``~`` or
-``/``. A hook line names its agent (``hook <action> --agent <id>``), so the
+Invariant: a user-scope program is an absolute path that works without PATH —
+the ``toon-memory`` script installed beside the running interpreter, else that
+interpreter with ``-m toon_memory``. A project-scope file is committed and
+cloned, so its program names no path of this machine (``portable``:
+``toon-memory`` on PATH, else ``uvx toon-memory``, else ``pipx run
+toon-memory``) and its project is the agent's working directory or workspace
+variable, never an absolute ``--project``. A hook line names its agent (``hook <action> --agent <id>``), so the
 hook knows who runs it without guessing; ``is_our_hook`` recognises any hook
 command we ever wrote (with or without ``--agent``), whatever the path of the
 program in it, and ``hook_agent`` reads the agent back.
@@ -15,7 +17,7 @@ from __future__ import annotations
 import re
 import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from toon_memory.errors import quote
@@ -34,6 +36,7 @@ class ServerCommand:
 
     program: str
     prefix: tuple[str, ...] = ()
+    why: str = field(default="", compare=False)
 
     @classmethod
     def installed(cls, python: str | None = None) -> ServerCommand:
@@ -48,12 +51,29 @@ class ServerCommand:
                 return cls(str(Path(found).absolute()))
         return cls(str(interpreter), ("-m", "toon_memory"))
 
+    @classmethod
+    def portable(cls, path: str | None) -> ServerCommand:
+        """The command a project file names: found through ``path`` (PATH) on any machine."""
+        import shutil
+
+        if shutil.which("toon-memory", path=path):
+            return cls("toon-memory", why="toon-memory is on PATH")
+        if shutil.which("uvx", path=path):
+            return cls("uvx", ("toon-memory",), "toon-memory is not on PATH; uvx is")
+        if shutil.which("pipx", path=path):
+            return cls("pipx", ("run", "toon-memory"), "toon-memory is not on PATH; pipx is")
+        return cls("toon-memory", why="toon-memory is NOT on PATH here: the agents cannot start "
+                   "it until it is (pipx install toon-memory)")  # fmt: skip
+
+    @property
+    def line(self) -> str:
+        return shlex.join(self.argv())
+
     def argv(self, *args: str) -> list[str]:
         return [self.program, *self.prefix, *args]
 
-    def server_argv(self, project: Path | None) -> list[str]:
-        """``… mcp`` (user scope) or ``… mcp --project <root>`` (project scope)."""
-        extra = ["--project", str(project)] if project is not None else []
+    def server_argv(self, *extra: str) -> list[str]:
+        """``… mcp`` and the agent's own project arguments (``--project ${workspaceFolder}``)."""
         return self.argv("mcp", *extra)
 
     def hook_line(

@@ -1,6 +1,7 @@
 """Install, uninstall, plan and inspect one agent in one scope.
 
 Invariant: every file is opened once per run and written at most once;
+a project-scope run writes the portable command (``scope_command``);
 parts that share a file (Gemini's server entry and hooks) are applied to
 the same document. A file that cannot be edited is reported in the
 ``Report`` and the other files of the run go on. Uninstall leaves an
@@ -58,9 +59,16 @@ class Report:
         return not self.errors
 
 
-def inputs_for(scope: str, places: Places, command: ServerCommand, agent: str) -> Inputs:
-    project = places.project if scope == "project" else None
-    return Inputs(command.server_argv(project), command, places, places.windows, agent)
+def scope_command(scope: str, places: Places, command: ServerCommand) -> ServerCommand:
+    """``command`` for the user scope; the portable command (no path of this machine) for
+    the project scope, whose files are committed and cloned."""
+    return ServerCommand.portable(places.env.get("PATH")) if scope == "project" else command
+
+
+def inputs_for(scope: str, places: Places, command: ServerCommand, agent: Agent) -> Inputs:
+    chosen = scope_command(scope, places, command)
+    extra = agent.project_args if scope == "project" else ()
+    return Inputs(chosen.server_argv(*extra), chosen, places, places.windows, agent.id)
 
 
 def detected(agent: Agent, places: Places) -> bool:
@@ -159,7 +167,7 @@ def install(agent: Agent, scope: str, places: Places, command: ServerCommand) ->
     if setup is None:
         report.notes.append(agent.scope_note or f"{agent.title} has no {scope}-scope config")
         return report
-    inputs = inputs_for(scope, places, command, agent.id)
+    inputs = inputs_for(scope, places, command, agent)
     _run_docs(report, list(setup.parts), places, inputs)
     _run_texts(report, list(setup.parts), places, inputs, set())
     report.notes.extend(setup.notes)
@@ -172,6 +180,14 @@ def uninstall(agent: Agent, scope: str, places: Places, keep: set[Path] | None =
     setup = agent.setup(scope)
     if setup is None:
         return report
+    if agent.forget is not None:
+        try:
+            forgot = agent.forget(scope, places)
+        except AgentConfigError as exc:
+            report.errors.append(str(exc))
+            forgot = None
+        if forgot is not None:
+            report.changes.append(Change(forgot[0], "hook trust", forgot[1]))
     _run_texts(report, list(setup.parts), places, None, keep or set())
     _run_docs(report, list(setup.parts), places, None)
     return report
@@ -185,3 +201,15 @@ def block_files(agent: Agent, scope: str, places: Places) -> set[Path]:
     return {
         path for part in setup.parts if isinstance(part, Block) for path in part.targets(places)
     }
+
+
+def remove_created_gitignore(root: Path) -> Path | None:
+    """Delete ``root/.gitignore`` when it holds exactly the block ``init`` created (no line
+    of the user's); the path removed, else None."""
+    from toon_memory.project.gitignore import LINES, MARK
+
+    path = root / ".gitignore"
+    if files.read_text(path) != MARK + "\n" + "\n".join(LINES) + "\n":
+        return None
+    path.unlink()
+    return path

@@ -2,12 +2,15 @@
 
 Invariant: a file is written only when its bytes change, always through
 ``write_atomic``; before the first change to a file that existed, its
-original bytes are copied to ``<name>.toon-memory.bak`` beside it (never
-overwritten later). A file that does not parse raises ``AgentConfigError``
-and is not touched. Uninstall deletes a file only when it has no backup (we
-created it) and nothing is left in it; when the restored file equals its
-backup byte for byte the backup is deleted too. Folders we emptied are
-removed, never above the place's root.
+original bytes are copied to ``<name>.toon-memory.bak`` beside it. The
+backup is kept only while it is the true original: a file that holds nothing
+of ours (no ``toon-memory``) replaces an older backup when we write to it,
+and uninstall deletes the backup once it took our parts out, whether or not
+the agent changed the file since (it never restores over the agent's later
+changes). A file that does not parse raises ``AgentConfigError`` and is not
+touched. Uninstall deletes a file only when it has no backup (we created it)
+and nothing is left in it. Folders we emptied are removed, never above the
+place's root.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from toon_memory.errors import AgentConfigError
 from toon_memory.system.atomic import write_atomic
 
 BACKUP_SUFFIX = ".toon-memory.bak"
+OURS = "toon-memory"  # in every entry, hook line and block we write
 BOM = "\ufeff"
 
 
@@ -83,12 +87,13 @@ def write_text(path: Path, old: str | None, new: str, installing: bool) -> str:
     if old == new:
         return "unchanged"
     backup = backup_path(path)
-    if installing and old is not None and not backup.exists():
+    if installing and old is not None and (not backup.exists() or OURS not in old):
         write_atomic(backup, path.read_bytes())
     write_atomic(path, new.encode("utf-8"))
-    if not installing and backup.exists() and backup.read_bytes() == path.read_bytes():
+    if not installing and backup.exists():
+        same = backup.read_bytes() == path.read_bytes()
         backup.unlink()
-        return "restored"
+        return "restored" if same else "updated"
     return "created" if old is None else "updated"
 
 

@@ -175,7 +175,14 @@ class Setup:
 
 @dataclass(frozen=True)
 class Agent:
-    """One agent: names, how to detect it, and what each scope writes (None: unsupported)."""
+    """One agent: names, how to detect it, and what each scope writes (None: unsupported).
+
+    ``project_args`` follow ``mcp`` in a project-scope entry: the agent's own
+    workspace variable (``--project ${workspaceFolder}``) where it starts
+    servers outside the project; empty where it starts them in the project.
+    ``forget`` (scope, places) runs first on uninstall and removes what the
+    agent recorded about our parts (Codex's hook trust): (file, action) or None.
+    """
 
     id: str
     title: str
@@ -185,6 +192,8 @@ class Agent:
     detect: tuple[Place, ...] = ()
     binaries: tuple[str, ...] = ()
     scope_note: str = ""
+    project_args: tuple[str, ...] = ()
+    forget: Callable[[str, Places], tuple[Path, str] | None] | None = None
 
     def setup(self, scope: str) -> Setup | None:
         return self.project if scope == "project" else self.user

@@ -3,10 +3,14 @@
 Invariant: ``inspect`` only reads; a file that does not parse is reported
 with its error, never repaired. ``installed`` is True when the agent's MCP
 entry (or, for Aider, its ``read:`` item) is present in the scope.
+``missing_paths`` names the absolute paths of a written command that do not
+exist on this machine (a project file written on another one), after the
+agent's workspace variables are put in (``expanded``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,3 +92,23 @@ def installed(agent: Agent, scope: str, places: Places) -> bool:
         return False
     main = setup.parts[0]
     return any(state.state == "installed" for state in _part_states(agent, scope, main, places))
+
+
+WORKSPACE_VARS = ("${workspaceFolder}",)
+_WINDOWS_ABS = re.compile(r"^[A-Za-z]:[\\/]")
+
+
+def expanded(argv: tuple[str, ...], places: Places) -> list[str]:
+    """``argv`` with the agents' workspace variables replaced by the project folder."""
+    out = []
+    for arg in argv:
+        for name in WORKSPACE_VARS:
+            arg = arg.replace(name, str(places.project))
+        out.append(arg)
+    return out
+
+
+def missing_paths(argv: list[str]) -> list[str]:
+    """The absolute paths in ``argv`` that do not exist here."""
+    paths = [a for a in argv if a.startswith("/") or _WINDOWS_ABS.match(a)]
+    return [a for a in paths if not Path(a).exists()]

@@ -1,4 +1,4 @@
-"""The 22 supported agents, in the order the installer lists them.
+"""The 23 supported agents, in the order the installer lists them.
 
 Invariant: one module per agent, each defining ``AGENT``; ids and aliases
 are unique across the catalog (a test pins it). Adding an agent = one
@@ -15,7 +15,7 @@ from toon_memory.errors import InputError, quote
 _MODULES = (
     "opencode", "vscode", "claude", "cursor", "windsurf", "cline", "continue_dev", "codex",
     "gemini", "zed", "antigravity", "aider", "kilo", "openclaw", "kiro", "qwen", "kimi",
-    "goose", "junie", "amp", "grok", "trae",
+    "goose", "junie", "amp", "grok", "trae", "copilot_cli",
 )  # fmt: skip
 
 AGENTS: tuple[Agent, ...] = tuple(import_module(f"{__name__}.{m}").AGENT for m in _MODULES)

@@ -17,6 +17,7 @@ AGENT = Agent(
     title="Cursor",
     detect=(project(".cursor"), home(".cursor")),
     binaries=("cursor", "cursor-agent"),
+    project_args=("--project", "${workspaceFolder}"),
     project=Setup(
         (
             mcp_entry((project(".cursor/mcp.json"),), "json", ("mcpServers",), stdio),

@@ -5,7 +5,8 @@ docs/hooks/reference.md, docs/cli/gemini-md.md (agents.md, verified).
 Gemini's events are not Claude's: the post-tool event is ``AfterTool`` and
 there is no ``Stop``, so ``hook stop`` runs on ``SessionEnd``. Timeouts are
 in milliseconds. The hooks enable flag differs per version (agents.md:
-unverified); we write none and leave the user's setting alone.
+unverified); we write none and leave the user's setting alone. Folder trust
+(``~/.gemini/trustedFolders.json``, read by ``trust.py``) gates every server.
 """
 
 from toon_memory.adapters.installer.places import home, project
@@ -13,6 +14,10 @@ from toon_memory.adapters.installer.shapes import command_handler, grouped_hooks
 from toon_memory.adapters.installer.spec import Agent, Block, Setup
 
 EVENTS = (("SessionStart", "session-start"), ("AfterTool", "post-tool"), ("SessionEnd", "stop"))
+
+TRUST = ("Gemini CLI disables every MCP server, user scope included, in a folder it does not "
+         "trust: accept its trust dialog, add the folder to ~/.gemini/trustedFolders.json "
+         '(\"/path\": \"TRUST_FOLDER\"), or start it with `gemini --skip-trust`.')  # fmt: skip
 
 AGENT = Agent(
     id="gemini",
@@ -27,7 +32,8 @@ AGENT = Agent(
                 (project(".gemini/settings.json"),), "jsonc", EVENTS, command_handler(10000)
             ),
             Block((project("GEMINI.md"),)),
-        )
+        ),
+        notes=(TRUST,),
     ),
     user=Setup(
         (
@@ -36,6 +42,7 @@ AGENT = Agent(
                 (home(".gemini/settings.json"),), "jsonc", EVENTS, command_handler(10000)
             ),
             Block((home(".gemini/GEMINI.md"),)),
-        )
+        ),
+        notes=(TRUST,),
     ),
 )

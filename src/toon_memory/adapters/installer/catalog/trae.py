@@ -19,6 +19,7 @@ AGENT = Agent(
     aliases=("trae-ai",),
     detect=(project(".trae"), appdata("Trae"), home(".trae")),
     binaries=("trae",),
+    project_args=("--project", "${workspaceFolder}"),
     project=Setup(
         (
             mcp_entry((project(".trae/mcp.json"),), "json", ("mcpServers",), stdio),

@@ -8,7 +8,8 @@ is the folder every VS Code build has used for ``settings.json``, so we keep it.
 VS Code may start stdio servers outside the workspace (microsoft/vscode
 #250078): the project entry names ``--project``. No hooks: VS Code also runs
 the Claude Code hooks in ``.claude/settings.json``, so writing our own would
-fire twice (the payload parser accepts its camelCase ``sessionId``).
+fire twice (the payload parser accepts its camelCase ``sessionId``). The
+``copilot`` program is GitHub Copilot CLI, a separate agent (``copilot-cli``).
 """
 
 from toon_memory.adapters.installer.places import appdata, home, project
@@ -18,9 +19,10 @@ from toon_memory.adapters.installer.spec import Agent, Block, Setup
 AGENT = Agent(
     id="vscode",
     title="VS Code / Copilot",
-    aliases=("vs-code", "code", "copilot", "github-copilot"),
+    aliases=("vs-code", "code", "github-copilot", "copilot-vscode"),
     detect=(project(".vscode"), appdata("Code/User"), home(".vscode")),
     binaries=("code", "code-insiders"),
+    project_args=("--project", "${workspaceFolder}"),
     project=Setup(
         (
             mcp_entry((project(".vscode/mcp.json"),), "jsonc", ("servers",), typed_stdio),
