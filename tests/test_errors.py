@@ -37,8 +37,12 @@ def test_a_huge_value_is_cut_in_the_message(project: Path, name: str) -> None:
 
 
 def test_quote_caps_the_length() -> None:
-    assert quote(HUGE) == repr(HUGE)[:37] + "..." and len(quote(HUGE)) == 40
+    assert quote(HUGE) == repr("k" * 40) + " (+9960 more characters)"
     assert quote("short") == "'short'"
+    assert quote(("x" * 100,)) == "a list" and quote({"a": HUGE}) == "an object"
+    assert quote(10**5000) == "a very large number" and quote(2**100) == repr(2**100)
+    assert quote(b"z" * 100) == repr(b"z" * 100)[:37] + "..."
+    assert quote("\ud800" * 50).isascii()  # a lone surrogate shows escaped
 
 
 def test_the_cli_prints_a_short_line_for_a_huge_key(project: Path) -> None:

@@ -24,9 +24,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+#: Most characters of a given value an error message quotes.
+QUOTE = 40
 
-def quote(value: object, most: int = 40) -> str:
-    """``repr(value)`` cut to ``most`` characters: an error never echoes a huge input."""
+
+def quote(value: object, most: int = QUOTE) -> str:
+    """A short rendering of a caller's value for a message: an error never echoes a huge
+    input, and its text is always encodable (a lone surrogate shows escaped, as ``repr``
+    does). A text longer than ``most`` shows its first ``most`` characters and how many
+    more there were; an object or a list is named, not shown; a huge number is named."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return "a very large number"
+    if isinstance(value, str) and len(value) > most:
+        return f"{value[:most]!r} (+{len(value) - most} more characters)"
     text = repr(value)
     return text if len(text) <= most else text[: most - 3] + "..."
 

@@ -15,11 +15,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toon_memory.errors import InputError, NotFoundError, quote
+from toon_memory.errors import InputError, NotFoundError
 from toon_memory.memory.editor import Editor, find_entry
 from toon_memory.memory.maintenance import Checkpoint, InitResult, Maintenance
 from toon_memory.memory.recaller import PRIMER_TOP, Primer, Recaller
 from toon_memory.memory.transfer import ImportReport, Transfer
+from toon_memory.model.checks import check_limit, check_whole
 from toon_memory.model.clock import is_expired, resolve_since, today
 from toon_memory.model.entry import Entry, EntryMap, Summary
 from toon_memory.model.settings import Config
@@ -162,7 +163,7 @@ class Memory:
         A credential in the key, content, tags, file, path scope or meta refuses
         the write (``InputError``) unless ``allow_secrets``.
         """
-        from toon_memory.rules.secrets import check_allow, check_entry
+        from toon_memory.rules.secrets import check_entry
 
         config = self.config
         draft = rules.draft_entry(
@@ -172,7 +173,7 @@ class Memory:
         )  # fmt: skip
         if meta:
             draft.entry.meta.update(rules.check_meta(meta, config.limits))
-        check_entry(draft.entry, check_allow(allow_secrets))
+        check_entry(draft.entry, allow_secrets)
         return self._editor.remember(draft, config)
 
     def forget(self, id_or_key: str, action: str = "soft", new_key: str = "") -> Entry:
@@ -181,7 +182,7 @@ class Memory:
 
     def pin(self, key: str, priority: int = 1) -> Entry:
         """Pin an entry: it leads every recall, by priority (1-5, 1 first)."""
-        level = int(rules.check_number(priority, "priority", 1, 5, int))
+        level = check_whole(priority, "priority", 1, 5)
         return self._editor.update(key, "key", lambda e: setattr(e, "priority", level))
 
     def unpin(self, key: str) -> Entry:
@@ -299,11 +300,11 @@ class Memory:
         return self._recaller.suggest(self._check_query(context, "context", limit), limit)
 
     def _check_query(self, text: object, field: str, limit: int | None) -> str:
-        """A query-like text within ``limits.queryBytes`` and a limit of at least 1."""
-        if limit is not None and (
-            isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
-        ):
-            raise InputError("limit", f"must be a whole number of at least 1; got {quote(limit)}")
+        """A query-like text within ``limits.queryBytes`` and a limit from 1 to ``MAX_LIMIT``."""
+        from toon_memory.search.options import MAX_LIMIT
+
+        if limit is not None:
+            check_limit(limit, MAX_LIMIT)
         return rules.check_text(text, field, self.config.limits, "query_bytes")
 
     def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
@@ -313,9 +314,9 @@ class Memory:
     def primer(self, limit: int = PRIMER_TOP, budget_tokens: int = DEFAULT_BUDGET_TOKENS) -> Primer:
         """Counts by category, the top entries, the best patterns, warnings, decisions, and the
         files changed in this session; its text fits ``budget_tokens`` (0: no limit)."""
-        from toon_memory.rules.budgets import check_budget_tokens, check_limit
+        from toon_memory.rules.budgets import check_budget_tokens, check_primer_limit
 
-        top, budget = check_limit(limit), check_budget_tokens(budget_tokens)
+        top, budget = check_primer_limit(limit), check_budget_tokens(budget_tokens)
         return self._recaller.primer(top, budget)
 
     # -- views -----------------------------------------------------------

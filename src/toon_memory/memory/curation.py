@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from toon_memory.errors import InputError, quote
 from toon_memory.memory.editor import Editor, find_entry
 from toon_memory.memory.recaller import Recaller
+from toon_memory.model.checks import check_bool, check_choice, check_limit
 from toon_memory.model.entry import CONSOLIDATE_MODES, Entry
 from toon_memory.store.store import Store
 
@@ -100,24 +101,7 @@ class CompressResult:
 
 def check_mode(mode: object) -> str:
     """A consolidation mode (case and spaces forgiven), or InputError naming ``mode``."""
-    text = str(mode if mode is not None else "identical").strip().lower()
-    if text not in CONSOLIDATE_MODES:
-        raise InputError(
-            "mode", f"must be one of {', '.join(CONSOLIDATE_MODES)}; got {quote(mode)}"
-        )
-    return text
-
-
-def check_flag(value: object, field: str) -> bool:
-    """A boolean (``"true"``/``"false"`` forgiven), or InputError naming ``field``."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "1", "yes"):
-        return True
-    if text in ("false", "0", "no"):
-        return False
-    raise InputError(field, f"expected true or false; got {quote(value)}")
+    return check_choice("identical" if mode is None else mode, "mode", CONSOLIDATE_MODES)
 
 
 class Curation:
@@ -148,7 +132,7 @@ class Curation:
         from toon_memory.rules.curation import check_min_quality, plan_consolidation
         from toon_memory.rules.curation.consolidate import DEFAULT_MIN_QUALITY
 
-        chosen, dry = check_mode(mode), check_flag(dry_run, "dry_run")
+        chosen, dry = check_mode(mode), check_bool(dry_run, "dry_run")
         floor = None if min_quality is None else check_min_quality(min_quality)
         if floor is None and chosen == "low-quality":
             floor = DEFAULT_MIN_QUALITY
@@ -165,9 +149,8 @@ class Curation:
         """Entries needing attention (stale, low quality, hubs), tag pairs, contradictions."""
         from toon_memory.model.clock import today
         from toon_memory.rules.curation import reflect
-        from toon_memory.rules.remember import check_number
 
-        top = int(check_number(limit, "limit", 1, MAX_REFLECT_LIMIT, int))
+        top = check_limit(limit, MAX_REFLECT_LIMIT)
         return reflect(self._entries(), today(), top)
 
     # -- promote -----------------------------------------------------------
@@ -175,7 +158,7 @@ class Curation:
         """Drafts (confidence <= 0.65) become full entries unless they duplicate one."""
         from toon_memory.rules.curation import plan_promotion
 
-        if check_flag(dry_run, "dry_run"):
+        if check_bool(dry_run, "dry_run"):
             return PromoteReport(plan_promotion(self._entries()), True)
         return PromoteReport(self._editor.promote(plan_promotion), False)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from toon_memory.errors import InputError, NotFoundError, quote
+from toon_memory.model.checks import check_choice, check_whole
 from toon_memory.model.clock import now_iso, today
 from toon_memory.model.entry import (
     FORGET_ACTIONS,
@@ -151,10 +152,7 @@ class Editor:
         return self.store.mutate(apply)
 
     def forget(self, id_or_key: str, action: str, new_key: str) -> Entry:
-        if action not in FORGET_ACTIONS:
-            raise InputError(
-                "action", f"must be one of {', '.join(FORGET_ACTIONS)}; got {quote(action)}"
-            )
+        action = check_choice(action, "action", FORGET_ACTIONS)
         if action == "supersede" and not str(new_key or "").strip():
             raise InputError("new_key", "is required when action is 'supersede'")
         if action == "restore":
@@ -289,10 +287,7 @@ class Editor:
         from toon_memory.rules.secrets import check_fields
 
         check_fields({"tags": tags}, allow_secrets)
-        if action not in TAG_ACTIONS:
-            raise InputError(
-                "action", f"must be one of {', '.join(TAG_ACTIONS)}; got {quote(action)}"
-            )
+        action = check_choice(action, "action", TAG_ACTIONS)
         names, wanted = split_list(keys, " ,;"), split_list(tags, ";,")
         if not names:
             raise InputError("keys", "must name at least one entry")
@@ -330,7 +325,7 @@ class Editor:
     def archive(self, older_than_days: int | None) -> ArchiveResult:
         config = self.config()
         if older_than_days is not None:
-            days = int(rules.check_number(older_than_days, "older_than_days", 1, 36_500, int))
+            days = check_whole(older_than_days, "older_than_days", 1, 36_500)
             config = replace(config, archive_after_days=days)
 
         def apply(state: State) -> Change[ArchiveResult]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toon_memory.errors import InputError
+from toon_memory.model.checks import check_choice
 from toon_memory.model.clock import today
 from toon_memory.model.entry import SECRET_ACTIONS
 from toon_memory.store.sealing import Conversion
@@ -70,8 +71,7 @@ class Security:
         """``store`` a value under a name, ``get`` it, ``list`` names, ``forget`` one."""
         from toon_memory.store.vault import Vault, check_name, check_value
 
-        if action not in SECRET_ACTIONS:
-            raise InputError("action", f"must be one of {', '.join(SECRET_ACTIONS)}")
+        action = check_choice(action, "action", SECRET_ACTIONS)
         if action != "list":
             check_name(name)
         if action == "store":

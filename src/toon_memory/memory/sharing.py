@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toon_memory.errors import CorruptFileError, InputError, SyncError, quote
+from toon_memory.errors import CorruptFileError, InputError, SyncError
+from toon_memory.model.checks import check_bool
 from toon_memory.model.entry import Entry, Summary
 from toon_memory.rules.merging import (
     clean_incoming,
@@ -157,9 +158,9 @@ def _replace_ops(state: State, incoming: list[Entry], report: SyncReport) -> lis
 def drop_secrets(incoming: list[Entry], report: SyncReport, allow_secrets: bool) -> list[Entry]:
     """``incoming`` without the entries holding a credential (each one reported by number,
     field and kind, never by value), or all of it when ``allow_secrets``."""
-    from toon_memory.rules.secrets import check_allow, describe, scan_entry, scan_text
+    from toon_memory.rules.secrets import ALLOW_FIELD, describe, scan_entry, scan_text
 
-    if check_allow(allow_secrets):
+    if check_bool(allow_secrets, ALLOW_FIELD):
         return incoming
     kept: list[Entry] = []
     for number, entry in enumerate(incoming, start=1):
@@ -230,8 +231,7 @@ class Sharing:
         """Bring the global memory's entries in: merged, or (``merge=False``) replacing
         this project's entries after a backup of them. File summaries stay the project's.
         Entries holding a credential are skipped (reported) unless ``allow_secrets``."""
-        if not isinstance(merge, bool):
-            raise InputError("merge", f"must be true or false; got {quote(merge)}")
+        check_bool(merge, "merge")
         source = self._global_store()
         entries = [e.copy() for e in source.state().entries.values()]
         report = SyncReport(str(source.paths.folder), str(self.store.paths.folder),
@@ -275,8 +275,7 @@ class Sharing:
         from toon_memory.store.gist import TOKEN_HELP, GistClient, find_token
         from toon_memory.system.jsonfile import read_json_object
 
-        if not isinstance(public, bool):
-            raise InputError("public", f"must be true or false; got {quote(public)}")
+        check_bool(public, "public")
         token = find_token()
         if not token:
             raise SyncError(f"no GitHub token: {TOKEN_HELP}")

@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toon_memory.errors import (
+    QUOTE,
     CorruptFileError,
     ImportFormatError,
     InputError,
     StoreError,
     quote,
 )
+from toon_memory.model.checks import check_bool
 from toon_memory.model.clock import today
 from toon_memory.model.entry import Entry, Summary, is_valid_id
 from toon_memory.model.settings import Limits
@@ -209,7 +211,8 @@ def _admit(
     entry = verdict.entry
     secret = "" if entry is None or allow_secrets else secret_problem(entry)
     key = str(row.get("key", "?"))
-    label = f"entry {number}" + ("" if scan_text(key) else f" ({quote(key)[1:-1]})")
+    shown = quote(key[:QUOTE])[1:-1] + ("..." if len(key) > QUOTE else "")
+    label = f"entry {number}" + ("" if scan_text(key) else f" ({shown})")
     if entry is None or secret:
         report.skipped += 1
         report.messages.append(f"{label}: skipped: {verdict.problem or secret}")
@@ -340,9 +343,9 @@ class Transfer:
         rows, report = _start_report(rows, notes or [])
         summaries = list(summaries or [])
         _supersede_repeated_keys(rows, report)
-        from toon_memory.rules.secrets import check_allow
+        from toon_memory.rules.secrets import ALLOW_FIELD
 
-        allow = check_allow(allow_secrets)
+        allow = check_bool(allow_secrets, ALLOW_FIELD)
         config = load_config(self.store.paths.config)
 
         def apply(state: State) -> tuple[list[journal.Op], ImportReport]:

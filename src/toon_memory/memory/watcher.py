@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.errors import ToonMemoryError
+from toon_memory.model.checks import check_number, check_whole
 from toon_memory.model.clock import now_iso
-from toon_memory.rules.remember import check_number
 from toon_memory.store import watch_backups
 from toon_memory.store.documents import document_text
 from toon_memory.store.store import Store
@@ -79,7 +79,7 @@ class Watcher:
         self.store = store
         self.paths = store.paths
         self.interval = check_number(interval_minutes, "interval", 0.001, 24 * 60)
-        self.keep = int(check_number(max_backups, "max_backups", 0, 1_000_000, int))
+        self.keep = check_whole(max_backups, "max_backups", 0, 1_000_000)
         self.compress = compress
         self.log_path = log
         self.summary = WatchSummary(self.paths.folder, self.interval, log=log)

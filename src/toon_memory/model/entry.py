@@ -42,6 +42,9 @@ STATE_TEXT_FIELDS: tuple[str, ...] = ("current_task",)
 STATE_LIST_FIELDS: tuple[str, ...] = ("key_context", "pending_actions", "recent_decisions")
 STATE_FIELDS: tuple[str, ...] = (*STATE_TEXT_FIELDS, *STATE_LIST_FIELDS)
 STATE_ACTIONS: tuple[str, ...] = ("show", "set", "add", "clear")
+#: The agent hooks the installer writes (``toon-memory hook <action>``), and the git hook's.
+HOOK_ACTIONS: tuple[str, ...] = ("session-start", "post-tool", "stop")
+GIT_HOOK_ACTIONS: tuple[str, ...] = ("pre-commit",)
 
 #: Column names of the entries table, in file order.
 FIELDS: tuple[str, ...] = (

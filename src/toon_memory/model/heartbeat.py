@@ -115,13 +115,9 @@ def check_session_id(session_id: str) -> str:
 
 def check_window(minutes: object, field_name: str = "window_minutes") -> int:
     """A session window in whole minutes, 1..1440 (config's ``sessionWindowMinutes``)."""
-    try:
-        value = int(str(minutes).strip())
-    except (TypeError, ValueError):
-        raise InputError(field_name, f"expected whole minutes, got {quote(minutes)}") from None
-    if not 1 <= value <= 1440:
-        raise InputError(field_name, f"must be between 1 and 1440 minutes, got {value}")
-    return value
+    from toon_memory.model.checks import check_whole
+
+    return check_whole(minutes, field_name, 1, 1440)
 
 
 def new_session_id(agent: str = "") -> str:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toon_memory.errors import InputError, quote
+from toon_memory.model.checks import check_choice
 from toon_memory.model.entry import DIFF_TYPES, Entry
 
 
@@ -33,8 +33,7 @@ class Diff:
 
 def diff_entries(entries: Iterable[Entry], since: str, kind: str = "all") -> Diff:
     """The changes among ``entries`` since the day ``since``; ``kind``: all, created, updated."""
-    if kind not in DIFF_TYPES:
-        raise InputError("type", f"must be one of {', '.join(DIFF_TYPES)}; got {quote(kind)}")
+    kind = check_choice(kind, "type", DIFF_TYPES)
     result = Diff(since)
     for entry in entries:
         if entry.created[:10] >= since:

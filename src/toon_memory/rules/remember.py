@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toon_memory.errors import InputError, quote
+from toon_memory.model.checks import check_choice, check_fraction
 from toon_memory.model.clock import now_iso, resolve_ttl, today
 from toon_memory.model.entry import (
     CATEGORIES,
     IMPORTANCE_LEVELS,
     IMPORTANCE_RANK,
     LINK_TYPES,
-    ORIGINS,
+    REMEMBER_ORIGINS,
     Entry,
     split_list,
 )
@@ -62,12 +63,9 @@ class RememberResult:
     archived: list[Entry] = field(default_factory=list)
 
 
-def check_category(category: str, allowed: Iterable[str] = CATEGORIES) -> str:
-    value = str(category or "").strip().lower()
-    allowed = tuple(allowed)
-    if value not in allowed:
-        raise InputError("category", f"must be one of {', '.join(allowed)}; got {quote(category)}")
-    return value
+def check_category(category: object, allowed: Iterable[str] = CATEGORIES) -> str:
+    """One of ``allowed`` (the project's categories), case and spaces forgiven."""
+    return check_choice(category, "category", allowed)
 
 
 def _over(field: str, size: int, unit: str, limit: int, attr: str) -> InputError:
@@ -159,33 +157,18 @@ def check_meta(meta: dict[str, Any] | None, limits: Limits) -> dict[str, Any]:
     return dict(meta)
 
 
-def check_importance(importance: str) -> str:
-    value = str(importance or "").strip().lower()
-    if value and value not in IMPORTANCE_LEVELS:
-        raise InputError(
-            "importance", f"must be one of {', '.join(IMPORTANCE_LEVELS)}; got {quote(importance)}"
-        )
-    return value
-
-
-def check_number(value: object, field: str, low: float, high: float, kind: type = float) -> float:
-    """``value`` as a number of ``kind`` within [low, high], or InputError naming ``field``."""
-    noun = "a whole number" if kind is int else "a number"
-    try:
-        number = kind(value)
-    except (TypeError, ValueError, OverflowError):
-        raise InputError(
-            field, f"must be {noun} from {low:g} to {high:g}; got {quote(value)}"
-        ) from None
-    if not low <= number <= high:
-        raise InputError(field, f"must be from {low:g} to {high:g}; got {number}")
-    return float(number)
+def check_importance(importance: object) -> str:
+    """``""`` (none given) or one of ``IMPORTANCE_LEVELS``."""
+    if importance is None or (isinstance(importance, str) and not importance.strip()):
+        return ""
+    return check_choice(importance, "importance", IMPORTANCE_LEVELS)
 
 
 def check_confidence(confidence: float | str | None) -> float | None:
+    """None (none given) or a number from 0 to 1."""
     if confidence is None or confidence == "":
         return None
-    return check_number(confidence, "confidence", 0.0, 1.0)
+    return check_fraction(confidence, "confidence")
 
 
 def draft_entry(
@@ -206,8 +189,7 @@ def draft_entry(
     link_items = check_list(links, "links", " ;,", limits)
     if not text.strip():
         raise InputError("content", "must not be empty")
-    if origin not in ORIGINS:
-        raise InputError("origin", f"must be one of {', '.join(ORIGINS)}; got {quote(origin)}")
+    origin = check_choice(origin, "origin", REMEMBER_ORIGINS)
     conf = check_confidence(confidence)
     link_list = _links_of(link_items, text)
     stamp = now_iso()

@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from toon_memory.errors import InputError
+from toon_memory.model.checks import check_bool
 from toon_memory.model.entry import Entry
 
 #: detect-secrets plugins used: (module under ``detect_secrets.plugins``, class name).
@@ -193,9 +194,14 @@ def refusal(findings: list[Finding]) -> InputError:
     return InputError(findings[0].field, f"{describe(findings, named=False)}, {OVERRIDE_HINT}")
 
 
-def check_entry(entry: Entry, allow_secrets: bool = False) -> None:
-    """Raise ``InputError`` when ``entry`` holds a secret, unless ``allow_secrets``."""
-    if allow_secrets:
+#: The parameter that lets a write keep a credential.
+ALLOW_FIELD = "allow_secrets"
+
+
+def check_entry(entry: Entry, allow_secrets: object = False) -> None:
+    """Raise ``InputError`` when ``entry`` holds a secret, unless ``allow_secrets`` (a real
+    boolean, else ``InputError`` naming it)."""
+    if check_bool(allow_secrets, ALLOW_FIELD):
         return
     findings = scan_entry(entry)
     if findings:
@@ -205,15 +211,8 @@ def check_entry(entry: Entry, allow_secrets: bool = False) -> None:
 def check_fields(fields: Mapping[str, object], allow_secrets: object = False) -> None:
     """The write-path check for text beside an entry (tags, summaries, notes, state values):
     ``InputError`` naming the first field holding a secret, unless ``allow_secrets``."""
-    if check_allow(allow_secrets):
+    if check_bool(allow_secrets, ALLOW_FIELD):
         return
     findings = scan_fields(fields)
     if findings:
         raise refusal(findings)
-
-
-def check_allow(value: object) -> bool:
-    """The ``allow_secrets`` argument as a bool, or ``InputError``."""
-    if not isinstance(value, bool):
-        raise InputError("allow_secrets", f"must be true or false; got {type(value).__name__}")
-    return value

@@ -3,9 +3,10 @@
 Invariant: ``RecallOptions.validated()`` either raises ``InputError`` naming
 the bad field or returns options whose every field is in range (mode,
 category (empty or one of ``CATEGORIES``),
-``hops`` 1|2 resolved from the defaults, budget, a positive ``limit`` resolved
-from the defaults, ISO dates, ``ids`` as a tuple), so the ranking code never
-re-checks them. Every default lives here, whoever calls the engine.
+``hops`` 1|2 resolved from the defaults, budget, ``limit`` 1..``MAX_LIMIT``
+resolved from the defaults, ``budget_tokens`` 0 or at least 50, real booleans,
+ISO dates, ``ids`` as a tuple), so the ranking code never re-checks them. The
+checks are ``model.checks``'; every default lives here, whoever calls the engine.
 
 Default ``hops`` when None: ``graph`` 2, otherwise 1 (only graph mode spreads).
 
@@ -13,7 +14,7 @@ Default ``hops`` when None: ``graph`` 2, otherwise 1 (only graph mode spreads).
 "latest"/"before" words and a named day; a day after "as of" becomes ``as_of``
 when none was given.
 
-Default ``limit`` when 0/None: ``index`` 50; ``graph`` tiny 3 / normal 6 /
+Default ``limit`` when None: ``index`` 50; ``graph`` tiny 3 / normal 6 /
 deep 12; otherwise (``flat``, search, suggest) tiny 3 / normal 10 / deep 20.
 """
 
@@ -23,7 +24,14 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
-from toon_memory.errors import InputError, quote
+from toon_memory.errors import InputError
+from toon_memory.model.checks import (
+    check_bool,
+    check_budget_tokens,
+    check_choice,
+    check_limit,
+    check_whole,
+)
 from toon_memory.model.clock import parse_date
 from toon_memory.model.entry import CATEGORIES, RECALL_BUDGETS, RECALL_MODES
 
@@ -34,6 +42,8 @@ _GRAPH_LIMIT = {"tiny": 3, "normal": 6, "deep": 12}
 INDEX_LIMIT = 50
 MAX_LIMIT = 10_000
 GRAPH_HOPS = 2
+#: The boolean options: real booleans only (``model.checks.check_bool``).
+_FLAGS = ("compact", "explain", "rrf", "session_bias", "smart", "intent")
 
 
 def split_ids(value: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
@@ -75,29 +85,19 @@ class RecallOptions:
 
     def validated(self) -> RecallOptions:
         """A checked, normalised copy; raises ``InputError(field, problem)``."""
-        mode = str(self.mode or "flat").strip().lower()
-        if mode not in MODES:
-            raise InputError("mode", f"expected one of {', '.join(MODES)}, got {self.mode!r}")
-        budget = str(self.budget or "normal").strip().lower()
-        if budget not in BUDGETS:
-            raise InputError("budget", f"expected one of {', '.join(BUDGETS)}, got {self.budget!r}")
+        mode = check_choice(self.mode or "flat", "mode", MODES)
+        budget = check_choice(self.budget or "normal", "budget", BUDGETS)
         hops = self._checked_hops(mode)
         limit = self._checked_limit(mode, budget)
-        tokens = self.budget_tokens
-        if isinstance(tokens, bool) or not isinstance(tokens, int):
-            raise InputError("budget_tokens", f"expected a whole number, got {tokens!r}")
-        if tokens < 0:
-            raise InputError("budget_tokens", f"must be 0 (no limit) or more, got {tokens}")
+        tokens = check_budget_tokens(self.budget_tokens)
+        for name in _FLAGS:
+            check_bool(getattr(self, name), name)
         from_date = _date_or_empty(self.from_date, "from_date")
         to_date = _date_or_empty(self.to_date, "to_date")
         if from_date and to_date and from_date > to_date:
             raise InputError("to_date", f"{to_date} is before from_date {from_date}")
         tags = split_ids(self.tags) if isinstance(self.tags, str) else tuple(self.tags)
-        category = str(self.category or "").strip().lower()
-        if category and category not in CATEGORIES:
-            raise InputError(
-                "category", f"expected one of {', '.join(CATEGORIES)}, got {quote(self.category)}"
-            )
+        category = check_choice(self.category, "category", CATEGORIES) if self.category else ""
         return replace(
             self,
             query=str(self.query or "").strip(),
@@ -105,6 +105,7 @@ class RecallOptions:
             hops=hops,
             budget=budget,
             limit=limit,
+            budget_tokens=tokens,
             ids=split_ids(self.ids),
             as_of=_date_or_empty(self.as_of, "as_of"),
             from_date=from_date,
@@ -117,21 +118,14 @@ class RecallOptions:
     def _checked_hops(self, mode: str) -> int:
         if self.hops is None:
             return GRAPH_HOPS if mode == "graph" else 1
-        if isinstance(self.hops, bool) or self.hops not in (1, 2):
-            raise InputError("hops", f"expected 1 or 2, got {self.hops!r}")
-        return self.hops
+        return check_whole(self.hops, "hops", 1, GRAPH_HOPS)
 
     def _checked_limit(self, mode: str, budget: str) -> int:
-        limit = self.limit
-        if limit is None or limit == 0:
+        if self.limit is None:
             if mode == "index":
                 return INDEX_LIMIT
             return (_GRAPH_LIMIT if mode == "graph" else _FLAT_LIMIT)[budget]
-        if isinstance(limit, bool) or not isinstance(limit, int):
-            raise InputError("limit", f"expected a whole number, got {limit!r}")
-        if limit < 0:
-            raise InputError("limit", f"must be positive, got {limit}")
-        return min(limit, MAX_LIMIT)
+        return check_limit(self.limit, MAX_LIMIT)
 
     @property
     def as_of_date(self) -> date | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.errors import InputError, quote
+from toon_memory.model.checks import check_choice
 from toon_memory.model.clock import now_iso
 from toon_memory.model.entry import (
     STATE_ACTIONS,
@@ -160,8 +161,7 @@ def apply_action(
     ``set`` on ``current_task`` joins several values with spaces; on a list
     field it replaces the list. ``add`` appends to a list field.
     """
-    if action not in ACTIONS:
-        raise InputError("action", f"must be one of {', '.join(ACTIONS)}; got {quote(action)}")
+    action = check_choice(action, "action", ACTIONS)
     if action in ("set", "add") and not field:
         raise InputError("field", f"is required for action {quote(action)}")
     if action in ("set", "add") and value is None:

@@ -21,8 +21,16 @@ def test_null_means_not_given() -> None:
 
 
 def test_lenient_scalars() -> None:
-    got = normalise(RECALL, {"limit": "5", "explain": "true", "hops": 2.0, "mode": " Graph "})
+    got = normalise(RECALL, {"limit": "5", "explain": True, "hops": 2.0, "mode": " Graph "})
     assert got == {"limit": 5, "explain": True, "hops": 2, "mode": "graph"}
+
+
+@pytest.mark.parametrize("value", ["true", "yes", "false", 1, 0])
+def test_a_boolean_is_a_json_boolean_only(value: object) -> None:
+    with pytest.raises(InputError) as caught:
+        normalise(RECALL, {"explain": value})
+    assert caught.value.field == "explain"
+    assert caught.value.problem.startswith("must be true or false; got ")
 
 
 def test_many_accepts_a_list() -> None:
@@ -67,7 +75,7 @@ def test_required() -> None:
         ({"query": "a\ud800b"}, "query", "invalid Unicode (a lone surrogate at character 2)"),
         ({"ids": ["ok", "\udfff"]}, "ids", "invalid Unicode"),
         ({"limit": "\u00b2"}, "limit", "whole number"),  # isdigit() but not int()
-        ({"limit": "9" * 5000}, "limit", "whole number; got '9999"),
+        ({"limit": "9" * 5000}, "limit", "whole number of at least 1; got '9999"),
         ({"limit": float("inf")}, "limit", "whole number"),
         ({"query": float("nan")}, "query", "finite number"),
         ({"query": 10**5000}, "query", "very large number"),

@@ -12,7 +12,6 @@ from toon_memory.errors import InputError
 from toon_memory.model.entry import Entry
 from toon_memory.rules.secrets import (
     _plugins,
-    check_allow,
     check_entry,
     might_hold_secret,
     scan_fields,
@@ -67,5 +66,6 @@ def test_check_entry_refuses_unless_allowed() -> None:
     assert caught.value.field == "content" and kind in message and "memory_secret" in message
     assert secret not in message and "MIIEow" not in message
     check_entry(entry, allow_secrets=True)
-    with pytest.raises(InputError, match="allow_secrets"):
-        check_allow("yes")
+    for loose in ("yes", "true", 1, None):  # real booleans only
+        with pytest.raises(InputError, match="allow_secrets: must be true or false"):
+            check_entry(entry, allow_secrets=loose)

@@ -117,7 +117,9 @@ COMMANDS: list[tuple[list[str], str]] = [
 
 
 @pytest.mark.parametrize(("line", "field"), COMMANDS)
-def test_cli_refuses_then_keeps_with_allow_secrets(project: Path, line: list[str], field: str) -> None:
+def test_cli_refuses_then_keeps_with_allow_secrets(
+    project: Path, line: list[str], field: str
+) -> None:
     _seeded(project)
     _text, secret, label = SECRETS["aws-key-id"]
     args = [part.replace("SECRET", secret) for part in line]

@@ -25,7 +25,7 @@ from toon_memory.model.entry import (
     DIFF_TYPES,
     FORGET_ACTIONS,
     IMPORTANCE_LEVELS,
-    ORIGINS,
+    REMEMBER_ORIGINS,
     TAG_ACTIONS,
 )
 from toon_memory.render import results as render
@@ -43,7 +43,9 @@ from toon_memory.render import results as render
 @click.option("--ttl", default="", help="Expiry: 7d, 24h, 30d or YYYY-MM-DD.")
 @click.option("--importance", default="", help=f"One of: {', '.join(IMPORTANCE_LEVELS)}.")
 @click.option("--confidence", default=None, help="0..1 (default 1.0, inferred 0.7).")
-@click.option("--origin", default="human", show_default=True, help=f"One of: {', '.join(ORIGINS)}.")
+@click.option(
+    "--origin", default="human", show_default=True, help=f"One of: {', '.join(REMEMBER_ORIGINS)}."
+)
 @click.option("--path-scope", default="", help="Folder or file this memory applies to.")
 @click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
 @json_option

@@ -22,14 +22,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toon_memory.errors import quote
+from toon_memory.model.entry import GIT_HOOK_ACTIONS, HOOK_ACTIONS
 
 if TYPE_CHECKING:
     from toon_memory.adapters.installer import HookEvent
     from toon_memory.memory.api import Memory
 
 START_EVENTS = frozenset({"sessionstart", "session_start", "agentspawn", "taskstart"})
-ACTIONS = frozenset({"session-start", "post-tool", "stop", "pre-commit"})
+ACTIONS = frozenset({*HOOK_ACTIONS, *GIT_HOOK_ACTIONS})
 
 
 def fast_argv(args: Sequence[str]) -> tuple[str, str | None] | None:
@@ -118,16 +118,13 @@ def _memory(project: str | None, event: HookEvent) -> Memory:
 def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes) -> str:
     """Do what ``action`` asks; return the line to print on stdout (``""``: nothing)."""
     from toon_memory.adapters.installer import parse_hook_payload
-    from toon_memory.adapters.installer.command import HOOK_ACTIONS
     from toon_memory.adapters.installer.replies import agent_from_env, agent_from_payload
     from toon_memory.errors import InputError
+    from toon_memory.model.checks import check_choice
     from toon_memory.rules.coordination import hook_session_id
     from toon_memory.system.processes import agent_pid
 
-    if action not in HOOK_ACTIONS:
-        raise InputError(
-            "action", f"expected one of {', '.join(HOOK_ACTIONS)}, got {quote(action)}"
-        )
+    check_choice(action, "action", HOOK_ACTIONS)
     agent = (agent_opt or agent_from_env(os.environ)).strip().lower()
     event = parse_hook_payload(raw, agent or None)
     agent = agent or agent_from_payload(event.raw)

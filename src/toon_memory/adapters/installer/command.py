@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toon_memory.errors import quote
+from toon_memory.model.entry import HOOK_ACTIONS
 
-HOOK_ACTIONS = ("session-start", "post-tool", "stop")
 AGENT_ID = re.compile(r"[a-z0-9][a-z0-9._-]*")
 _OURS = re.compile(
-    r"(?:toon-memory(?:\.exe)?['\"]?|-m\s+toon_memory)\s+hook\s+(session-start|post-tool|stop)\b"
+    r"(?:toon-memory(?:\.exe)?['\"]?|-m\s+toon_memory)\s+hook\s+"
+    rf"({'|'.join(map(re.escape, HOOK_ACTIONS))})\b"
     r"(?:\s+--agent(?:=|\s+)['\"]?([a-z0-9][a-z0-9._-]*))?"
 )
 
@@ -41,7 +42,7 @@ class ServerCommand:
     @classmethod
     def installed(cls, python: str | None = None) -> ServerCommand:
         """The ``toon-memory`` next to the running interpreter, else ``python -m toon_memory``."""
-        import shutil  # the installer only: hooks import this module for HOOK_ACTIONS
+        import shutil  # the installer only, not on a hook's path
 
         interpreter = Path(python or sys.executable).absolute()
         folders = [interpreter.parent, interpreter.parent / "Scripts"]

@@ -17,28 +17,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from toon_memory.adapters.server.specs import Param, ToolSpec
-from toon_memory.errors import InputError
+from toon_memory.errors import QUOTE, InputError, quote
+from toon_memory.model.checks import check_bool, check_number, check_whole
 
-_TRUE = ("true", "1", "yes")
-_FALSE = ("false", "0", "no")
-#: Most characters of a given value an error message quotes.
-QUOTE = 40
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_KINDS = {dict: "an object", list: "a list", tuple: "a list"}
-
-
-def quote(value: Any) -> str:
-    """A short, escaped (ASCII-safe for lone surrogates) rendering of ``value`` for a message."""
-    for kind, label in _KINDS.items():
-        if isinstance(value, kind):
-            return label
-    if isinstance(value, int) and value.bit_length() > 128:
-        return "a very large number"
-    if isinstance(value, str):
-        more = len(value) - QUOTE
-        return repr(value[:QUOTE]) + (f" (+{more} more characters)" if more > 0 else "")
-    shown = repr(value)
-    return shown if len(shown) <= QUOTE else shown[:QUOTE] + "..."
 
 
 def name_of(given: Any, limit: int = QUOTE) -> str:
@@ -90,10 +72,10 @@ def _checked(param: Param, value: Any) -> Any:
     if param.enum and converted not in param.enum:
         choices = ", ".join(str(choice) for choice in param.enum)
         raise InputError(param.name, f"must be one of {choices}; got {quote(value)}")
-    if param.minimum is not None and converted < param.minimum:
-        raise InputError(param.name, f"must be at least {param.minimum}; got {quote(value)}")
-    if param.maximum is not None and converted > param.maximum:
-        raise InputError(param.name, f"must be at most {param.maximum}; got {quote(value)}")
+    if param.kind == "number" and (param.minimum is not None or param.maximum is not None):
+        low, high = param.minimum, param.maximum
+        return check_number(converted, param.name, -math.inf if low is None else low,
+                            math.inf if high is None else high)  # fmt: skip
     return converted
 
 
@@ -128,16 +110,7 @@ def _finite(param: Param, value: float) -> float:
 
 
 def _integer(param: Param, value: Any) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and len(value) <= QUOTE:
-        try:
-            return int(value.strip())
-        except ValueError:
-            pass
-    raise InputError(param.name, f"expected a whole number; got {quote(value)}")
+    return check_whole(value, param.name, param.minimum, param.maximum)
 
 
 def _number(param: Param, value: Any) -> float:
@@ -155,15 +128,7 @@ def _number(param: Param, value: Any) -> float:
 
 
 def _boolean(param: Param, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = value.strip().lower() if isinstance(value, str) else ""
-    text = str(value) if isinstance(value, int) else text
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise InputError(param.name, f"expected true or false; got {quote(value)}")
+    return check_bool(value, param.name)
 
 
 _CONVERT = {"string": _string, "integer": _integer, "number": _number, "boolean": _boolean}

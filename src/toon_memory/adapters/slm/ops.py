@@ -22,6 +22,7 @@ from toon_memory.adapters.slm import records as rec
 from toon_memory.adapters.slm import workspace as ws
 from toon_memory.errors import InputError, ToonMemoryError
 from toon_memory.memory.api import Memory
+from toon_memory.model.checks import check_whole
 from toon_memory.model.clock import now_iso, parse_date, today
 from toon_memory.model.entry import Entry
 from toon_memory.search import Blended, blend
@@ -114,8 +115,7 @@ def search(memory: Memory, query: str, limit: int = 5) -> list[Scored]:
     text = str(query or "").strip()
     if not text:
         raise InputError("query", "must not be empty")
-    if limit < 1:
-        raise InputError("limit", f"must be at least 1; got {limit}")
+    check_whole(limit, "limit", 1)
     result = memory.recall(text, limit=max(limit * 5, 50))
     found = blend(result, today=today(), importance=rec.importance_of, day=rec.timestamp_of)
     return found[:limit]
@@ -136,8 +136,8 @@ def list_memories(
     """Newest first; ``limit`` defaults to 10 (all of the day with ``day``); 0 means all."""
     kind = rec.check_type(type_) if type_ else ""
     wanted = resolve_day(day) if day else ""
-    if limit is not None and limit < 0:
-        raise InputError("limit", f"must be 0 (all) or more; got {limit}")
+    if limit is not None:
+        check_whole(limit, "limit", 0)
     chosen = [
         e for e in memory.entries()
         if (not kind or rec.type_of(e) == kind)
@@ -276,9 +276,7 @@ def sync_days(memory: Memory, days: set[str], *, create: bool = False) -> list[s
 
 
 def check_days(days: int) -> int:
-    if days < 1:
-        raise InputError("days", f"must be at least 1; got {days}")
-    return days
+    return check_whole(days, "days", 1)
 
 
 def archive(memory: Memory, days: int) -> list[Entry]:

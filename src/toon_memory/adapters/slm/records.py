@@ -24,7 +24,8 @@ import uuid
 from datetime import datetime, timezone
 from typing import Any
 
-from toon_memory.errors import InputError, quote
+from toon_memory.errors import InputError
+from toon_memory.model.checks import check_choice, check_fraction
 from toon_memory.model.clock import now_iso
 from toon_memory.model.entry import Entry
 
@@ -54,26 +55,13 @@ _KEY_BAD = re.compile(r"[^A-Za-z0-9._:\-]+")
 
 
 def check_type(value: object) -> str:
-    text = str(value or "").strip().lower()
-    if text not in TYPES:
-        raise InputError("type", f"must be one of {', '.join(TYPES)}; got {quote(value)}")
-    return text
+    return check_choice(value or "", "type", TYPES)
 
 
 def check_importance(value: object, default: float = DEFAULT_IMPORTANCE) -> float:
     if value is None or value == "":
         return default
-    if isinstance(value, bool):
-        raise InputError("importance", f"must be a number from 0 to 1; got {quote(value)}")
-    try:
-        number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise InputError(
-            "importance", f"must be a number from 0 to 1; got {quote(value)}"
-        ) from None
-    if not 0.0 <= number <= 1.0:
-        raise InputError("importance", f"must be from 0 to 1; got {quote(value)}")
-    return number
+    return check_fraction(value, "importance")
 
 
 def check_content(value: object) -> str:

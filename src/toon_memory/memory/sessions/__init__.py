@@ -27,16 +27,10 @@ if TYPE_CHECKING:
 
 def check_captured(action: object, limit: object) -> tuple[str, int]:
     """(action, limit) of ``memory_captured``, or an ``InputError`` naming the bad one."""
-    from toon_memory.errors import InputError
+    from toon_memory.model.checks import check_choice, check_whole
 
-    name = str(action or "list").strip().lower()
-    if name not in CAPTURED_ACTIONS:
-        raise InputError(
-            "action", f"must be one of {', '.join(CAPTURED_ACTIONS)}; got {quote(action)}"
-        )
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise InputError("limit", f"must be a whole number of at least 1; got {quote(limit)}")
-    return name, limit
+    name = check_choice("list" if action is None else action, "action", CAPTURED_ACTIONS)
+    return name, check_whole(limit, "limit", 1)
 
 
 class Sessions:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from toon_memory.errors import InputError, quote
+from toon_memory.model.checks import check_fraction
 from toon_memory.model.entry import CONSOLIDATE_MODES, Entry
 from toon_memory.rules.curation.plans import (
     FORGET,
@@ -119,15 +120,8 @@ def plan_similar(
 
 
 def check_min_quality(value: object) -> float:
-    try:
-        number = float(str(value))
-    except (TypeError, ValueError):
-        raise InputError(
-            "min_quality", f"expected a number from 0 to 1, got {quote(value)}"
-        ) from None
-    if not 0.0 <= number <= 1.0:
-        raise InputError("min_quality", f"must be between 0 and 1, got {number}")
-    return number
+    """The quality floor of ``low-quality``: a number from 0 to 1."""
+    return check_fraction(value, "min_quality")
 
 
 def plan_low_quality(

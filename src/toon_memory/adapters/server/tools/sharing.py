@@ -6,10 +6,14 @@ each tool calls a method of ``Memory.sharing``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from toon_memory.adapters.server.specs import ALLOW_SECRETS as WRITE_ALLOW_SECRETS
 from toon_memory.adapters.server.specs import Param, ToolSpec
 
-#: Entries holding a credential are skipped (and reported) unless this is true.
-ALLOW_SECRETS = Param("allow_secrets", "boolean", "Keep entries holding a credential")
+#: ``specs.ALLOW_SECRETS``, said for a copy: entries holding a credential are skipped
+#: (and reported) unless this is true.
+ALLOW_SECRETS = replace(WRITE_ALLOW_SECRETS, doc="Keep entries holding a credential")
 
 SHARING: tuple[ToolSpec, ...] = (
     ToolSpec(
