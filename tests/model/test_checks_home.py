@@ -31,6 +31,12 @@ def _sources() -> list[Path]:
     return [path for path in sorted(SRC.rglob("*.py")) if path != HOME]
 
 
+#: Files that read another program's setting the way that program does (not a policy of ours).
+FOREIGN = {
+    Path("adapters/installer/trust.py"): "Gemini CLI's own GEMINI_CLI_TRUST_WORKSPACE rule",
+}
+
+
 def test_no_second_copy_of_a_check() -> None:
     found = []
     for path in _sources():
@@ -38,6 +44,8 @@ def test_no_second_copy_of_a_check() -> None:
         rel = path.relative_to(SRC)
         for kind, pattern in COPIES.items():
             if kind == "a quote function" and rel == Path("errors.py"):
+                continue
+            if kind == "strings read as booleans" and rel in FOREIGN:
                 continue
             found += [f"{rel}: {kind}: {m.group(0)!r}" for m in pattern.finditer(text)]
     assert found == []
