@@ -277,12 +277,14 @@ class Memory:
     def search(
         self, query: str = "", *, category: str = "", tags: object = None, from_date: str = "",
         to_date: str = "", path_scope: str = "", budget: str = "normal",
-        session_bias: bool = False, limit: int | None = None,
+        session_bias: bool = False, limit: int | None = None, budget_tokens: int = 0,
+        explain: bool = False,
     ) -> RecallResult:  # fmt: skip
         """Recall with filters: category, tags (all must match), dates, path scope."""
         return self.recall(
             query, category=category, tags=tags, from_date=from_date, to_date=to_date,
             path_scope=path_scope, budget=budget, session_bias=session_bias, limit=limit,
+            budget_tokens=budget_tokens, explain=explain,
         )  # fmt: skip
 
     def visualize(self, query: str = "") -> RecallResult:

@@ -61,7 +61,7 @@ _LOOKUPS: dict[str, dict[str, Param]] = {}
 def _lookup(spec: ToolSpec) -> dict[str, Param]:
     found = _LOOKUPS.get(spec.name)
     if found is None:
-        found = _LOOKUPS[spec.name] = {s: p for p in spec.params for s in p.spellings}
+        found = _LOOKUPS[spec.name] = {s: p for p in spec.published for s in p.spellings}
     return found
 
 
@@ -72,7 +72,7 @@ def normalise(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> dict[str, 
     for given, value in (arguments or {}).items():
         param = lookup.get(given)
         if param is None:
-            takes = ", ".join(p.name for p in spec.params) or "no parameters"
+            takes = ", ".join(p.name for p in spec.published) or "no parameters"
             raise InputError(name_of(given), f"unknown parameter ({spec.name} takes {takes})")
         if value is None:
             continue

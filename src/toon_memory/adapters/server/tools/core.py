@@ -1,4 +1,5 @@
-"""The core tools: remember, recall, search, forget, pin, tag, stats, backups, session state.
+"""The core tools: remember, forget, pin, tag, stats, backups, session state, and (from
+``tools.recall``) the recall tools, in ``tools/list`` order.
 
 Invariant: pure data (no I/O, no ``mcp``); every enum is a core constant.
 """
@@ -8,31 +9,28 @@ from __future__ import annotations
 from toon_memory.adapters.server.specs import (
     ALLOW_SECRETS,
     ARRAY,
-    BUDGET,
-    BUDGET_TOKENS,
     DIFF,
-    EXPLAIN,
-    FROM_DATE,
-    HOPS,
     KEY,
-    LIMIT,
-    PATH,
     PATH_SCOPE,
-    RESULTS,
-    SESSION_BIAS,
     STATS,
     TAGS,
-    TO_DATE,
     Param,
     ToolSpec,
     obj_schema,
+)
+from toon_memory.adapters.server.tools.recall import (
+    GRAPH_PATH,
+    PRIMER,
+    RECALL,
+    SEARCH,
+    SMART_RECALL,
+    SUGGEST,
 )
 from toon_memory.model.entry import (
     CATEGORIES,
     DIFF_TYPES,
     FORGET_ACTIONS,
     IMPORTANCE_LEVELS,
-    RECALL_MODES,
     REMEMBER_ORIGINS,
     STATE_ACTIONS,
     STATE_FIELDS,
@@ -62,82 +60,10 @@ CORE: tuple[ToolSpec, ...] = (
         method="remember",
         render="results.remembered",
     ),
-    ToolSpec(
-        "memory_recall",
-        "Search memory before reading files. mode graph follows links, index lists one line "
-        "per entry; ids fetches in order; as_of adds superseded versions.",
-        (
-            Param("query"),
-            Param("mode", enum=RECALL_MODES),
-            HOPS,
-            LIMIT,
-            Param("ids", doc="Ids or keys, comma separated", many=True),
-            BUDGET,
-            Param("compact", "boolean", "Denser output"),
-            BUDGET_TOKENS,
-            EXPLAIN,
-            Param("rrf", "boolean", "false: linear score"),
-            SESSION_BIAS,
-            PATH_SCOPE,
-            Param("as_of", doc="YYYY-MM-DD"),
-            FROM_DATE,
-            TO_DATE,
-        ),
-        read_only=True,
-        idempotent=True,
-        output=RESULTS,
-        method="recall",
-        render="results.recalled",
-    ),
-    ToolSpec(
-        "memory_smart_recall",
-        "Best first call of a task: BM25 + graph + quality + freshness in one.",
-        (
-            Param("intent", doc="What you are about to do"),
-            HOPS,
-            EXPLAIN,
-            BUDGET_TOKENS,
-            Param("session_bias", "boolean", "Boost branch files (default true)"),
-            LIMIT,
-        ),
-        required=("intent",),
-        read_only=True,
-        idempotent=True,
-        output=RESULTS,
-        method="smart_recall",
-        render="results.recalled",
-    ),
-    ToolSpec(
-        "memory_search",
-        "Recall with filters: category, tags (all must match), dates, path scope.",
-        (
-            Param("query"),
-            Param("category", enum=CATEGORIES),
-            TAGS,
-            FROM_DATE,
-            TO_DATE,
-            PATH_SCOPE,
-            BUDGET,
-            SESSION_BIAS,
-            LIMIT,
-        ),
-        read_only=True,
-        idempotent=True,
-        output=RESULTS,
-        method="search",
-        render="results.recalled",
-    ),
-    ToolSpec(
-        "memory_suggest",
-        "Entries related to a free-text context.",
-        (Param("context"), Param("limit", "integer", "Max results (5)", minimum=1)),
-        required=("context",),
-        read_only=True,
-        idempotent=True,
-        output=RESULTS,
-        method="suggest",
-        render="results.suggested",
-    ),
+    RECALL,
+    SMART_RECALL,
+    SEARCH,
+    SUGGEST,
     ToolSpec(
         "memory_forget",
         "soft (default): mark obsolete; hard: delete; restore; supersede by new_key.",
@@ -223,17 +149,7 @@ CORE: tuple[ToolSpec, ...] = (
         method="tag",
         render="results.tagged",
     ),
-    ToolSpec(
-        "memory_graph_path",
-        "Shortest chain of links between two entries.",
-        (Param("from_key", aliases=("from",)), Param("to_key", aliases=("to",))),
-        required=("from_key", "to_key"),
-        read_only=True,
-        idempotent=True,
-        output=PATH,
-        method="graph_path",
-        render="results.path_found",
-    ),
+    GRAPH_PATH,
     ToolSpec(
         "memory_backup",
         "Timestamped full backup (newest 10 kept).",
@@ -264,16 +180,4 @@ CORE: tuple[ToolSpec, ...] = (
     ),
 )
 
-_PRIMER = ToolSpec(
-    "memory_primer",
-    "Session start: top entries, patterns, warnings, decisions, files changed.",
-    (
-        Param("limit", "integer", "Top entries (10)", minimum=1, maximum=100),
-        Param("budget_tokens", "integer", "Max tokens (1500; 0: none; min 50)", minimum=0),
-    ),
-    read_only=True,
-    idempotent=True,
-    method="primer",
-    render="results.primed",
-)
-CORE = (*CORE, _PRIMER)
+CORE = (*CORE, PRIMER)
