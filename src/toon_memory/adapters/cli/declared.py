@@ -33,16 +33,22 @@ TYPES: dict[str, click.ParamType[Any]] = {"string": click.STRING, "integer": cli
 PLAIN = Cli()
 
 
-def method_default(spec: ToolSpec, name: str) -> Any:
-    """The default of ``name`` in ``Memory.<spec.method>``'s signature (imports the core)."""
+def bound_class_method(spec: ToolSpec) -> Callable[..., Any]:
+    """``Memory.<spec.method>`` on the class (a part's class for a dotted name; imports the core)."""
     from toon_memory.memory.api import Memory
 
     target: Any = Memory
     *parts, last = spec.method.split(".")
     for part in parts:
         target = PARTS[part]()
+    found: Callable[..., Any] = getattr(target, last)
+    return found
+
+
+def method_default(spec: ToolSpec, name: str) -> Any:
+    """The default of published ``name`` in ``Memory.<spec.method>``'s signature (None: none)."""
     inner = spec.rename.get(name, name)
-    found = inspect.signature(getattr(target, last)).parameters[inner].default
+    found = inspect.signature(bound_class_method(spec)).parameters[inner].default
     return None if found is inspect.Parameter.empty else found
 
 
