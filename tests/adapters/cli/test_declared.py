@@ -104,7 +104,8 @@ def test_each_declared_command_is_its_spec(spec: ToolSpec) -> None:
     for param, click_param in zip(spec.params, params, strict=True):
         inner = spec.rename.get(param.name, param.name)
         assert inner in signature, f"{spec.command}: Memory takes no {inner}"
-        assert click_param.required == (param.name in spec.required)
+        own_default = param.cli is not None and param.cli.default is not ...
+        assert click_param.required == (param.name in spec.required and not own_default)
         if param.kind == "boolean":
             assert isinstance(click_param, click.Option)
             assert click_param.secondary_opts == ["--no-" + param.name.replace("_", "-")]

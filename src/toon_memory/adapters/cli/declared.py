@@ -87,7 +87,7 @@ class DeclaredOption(click.Option):
 
 
 def _click_type(param: Param) -> click.ParamType[Any]:
-    if param.enum and param.kind == "string":
+    if param.enum and param.kind == "string" and (param.cli is None or param.cli.choice):
         return click.Choice(param.enum)
     return TYPES[param.kind]
 
@@ -95,7 +95,7 @@ def _click_type(param: Param) -> click.ParamType[Any]:
 def click_param(spec: ToolSpec, param: Param) -> click.Parameter:
     """The click option or argument of one declared parameter."""
     cli = param.cli or PLAIN
-    required = param.name in spec.required
+    required = param.name in spec.required and cli.default is ...
     attrs: dict[str, Any] = {} if cli.default is ... else {"default": cli.default}
     if cli.argument:
         return click.Argument([param.name], required=required, metavar=cli.metavar or None,

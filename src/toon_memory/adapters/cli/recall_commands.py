@@ -12,9 +12,6 @@ from __future__ import annotations
 import click
 
 from toon_memory.adapters.cli.declared import commands
-from toon_memory.adapters.server.tools import recall
+from toon_memory.adapters.server.tools.recall import RECALL_TOOLS
 
-COMMANDS: tuple[click.Command, ...] = commands(
-    (recall.RECALL, recall.SEARCH, recall.SMART_RECALL, recall.SUGGEST, recall.GRAPH_PATH,
-     recall.PRIMER)
-)  # fmt: skip
+COMMANDS: tuple[click.Command, ...] = commands(RECALL_TOOLS)

@@ -30,7 +30,8 @@ class Cli:
     positional (``metavar`` names it in the usage line); ``default`` is a
     CLI default other than the ``Memory`` method's own (``...``: the
     method's, read from its signature); ``show_default`` prints the default
-    in ``--help``; ``only``: a CLI option that MCP does not publish.
+    in ``--help``; ``only``: a CLI option that MCP does not publish;
+    ``choice=False`` takes any text for an enum (the ``Memory`` method checks it).
     """
 
     help: str = ""
@@ -40,6 +41,7 @@ class Cli:
     default: Any = ...
     show_default: bool = False
     only: bool = False
+    choice: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +165,8 @@ PATH = obj_schema(path=ARRAY)
 
 # -- shared parameters ----------------------------------------------------------------
 #: A credential in the text refuses the write unless this is true (no doc: tools/list budget).
-ALLOW_SECRETS = Param("allow_secrets", "boolean")
+ALLOW_SECRETS_HELP = "Keep text that looks like a credential (refused by default)."
+ALLOW_SECRETS = Param("allow_secrets", "boolean").on_cli(help=ALLOW_SECRETS_HELP)
 KEY = Param("key", doc="Entry key or id")
 LIMIT = Param("limit", "integer", "Max results", minimum=1)
 HOPS = Param("hops", "integer", "Graph depth", enum=(1, 2))

@@ -111,7 +111,7 @@ SEARCH = ToolSpec(
     "Recall with filters: category, tags (all must match), dates, path scope.",
     (
         Param("query").on_cli(argument=True),
-        Param("category", enum=CATEGORIES).on_cli(help="Only this category."),
+        Param("category", enum=CATEGORIES).on_cli(help="Only this category.", choice=False),
         TAGS.on_cli(help='Entries must carry all these tags (";" or ",").'),
         CLI_FROM,
         CLI_TO,
@@ -187,3 +187,6 @@ PRIMER = ToolSpec(
     help="What a session starts with: categories, top entries, patterns, warnings, decisions,\n"
     "    files changed in this session.",
 )
+
+#: The recall tools, in the order their CLI commands are listed.
+RECALL_TOOLS: tuple[ToolSpec, ...] = (RECALL, SEARCH, SMART_RECALL, SUGGEST, GRAPH_PATH, PRIMER)
