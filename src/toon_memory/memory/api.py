@@ -34,12 +34,17 @@ from toon_memory.store.store import Store
 if TYPE_CHECKING:
     from toon_memory.memory.briefs import Context
     from toon_memory.memory.curation import Curation
+    from toon_memory.memory.hooks import HookCall, HookStart
     from toon_memory.memory.security import Security
     from toon_memory.memory.sessions import Sessions
     from toon_memory.memory.sharing import Sharing
     from toon_memory.rules.archiving import ArchiveResult
     from toon_memory.rules.remember import RememberResult
     from toon_memory.search import Engine, RecallResult
+
+
+#: Days of changes the "current" view (``Memory.current``) shows.
+CURRENT_DAYS = 7
 
 
 def _build_engine(entries: EntryMap) -> Engine:
@@ -331,6 +336,17 @@ class Memory:
         """Entries created or updated since a date (``24h``, ``7d`` or ``YYYY-MM-DD``)."""
         start = resolve_since(since).isoformat()
         return diff_entries(self.entries(), start, type)
+
+    def current(self, days: int = CURRENT_DAYS) -> list[Entry]:
+        """Pinned entries, then the entries changed in the last ``days`` days, newest first."""
+        recent = sorted(self.recently_changed(days), key=lambda e: e.updated, reverse=True)
+        return [*(e for e in self.entries() if e.priority and e not in recent), *recent]
+
+    def hook(self, call: HookCall) -> HookStart | None:
+        """An agent hook's event (``memory.hooks``); session-start's context, else None."""
+        from toon_memory.memory.hooks import run_hook
+
+        return run_hook(self, call)
 
     def expired(self) -> list[Entry]:
         return [e for e in self.entries() if is_expired(e.ttl)]
