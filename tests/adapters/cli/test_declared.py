@@ -95,7 +95,10 @@ def test_changing_the_declaration_changes_all_three() -> None:
 def test_each_declared_command_is_its_spec(spec: ToolSpec) -> None:
     """Same parameters in the same order; booleans --flag/--no-flag; required stays required;
     every default is the Memory method's unless the CLI declares its own."""
-    command = cli.commands[spec.command]
+    command: click.Command = cli
+    for name in spec.command.split():
+        assert isinstance(command, click.Group)
+        command = command.commands[name]
     params = [p for p in command.params if p.name != "as_json"]
     assert [p.name for p in params] == [p.name for p in spec.params]
     method = declared.bound_class_method(spec)

@@ -65,7 +65,11 @@ def declared_commands() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for spec in TOOLS:
         if spec.command:
-            out[spec.command] = command_surface(spec, cli.commands[spec.command])
+            found: click.Command = cli
+            for name in spec.command.split():
+                assert isinstance(found, click.Group), spec.command
+                found = found.commands[name]
+            out[spec.command] = command_surface(spec, found)
     return out
 
 

@@ -98,6 +98,8 @@ def click_param(spec: ToolSpec, param: Param) -> click.Parameter:
     required = param.name in spec.required and cli.default is ...
     attrs: dict[str, Any] = {} if cli.default is ... else {"default": cli.default}
     if cli.argument:
+        if cli.words:
+            attrs["nargs"] = -1
         return click.Argument([param.name], required=required, metavar=cli.metavar or None,
                               type=_click_type(param), **attrs)  # fmt: skip
     dashed = "--" + param.name.replace("_", "-")
@@ -117,7 +119,8 @@ def given(ctx: click.Context, spec: ToolSpec, values: dict[str, Any]) -> dict[st
         source = ctx.get_parameter_source(param.name)
         explicit = param.cli is not None and param.cli.default is not ...
         if source is not ParameterSource.DEFAULT or explicit:
-            out[param.name] = values[param.name]
+            value = values[param.name]
+            out[param.name] = " ".join(value) if param.cli and param.cli.words else value
     return out
 
 
@@ -135,7 +138,8 @@ def command(spec: ToolSpec) -> click.Command:
         show(run_tool(memory, spec, given(ctx, spec, values)), as_json)
 
     params = [click_param(spec, p) for p in spec.params]
-    built = json_option(click.Command(spec.command, callback=run, params=params, help=spec.help))
+    name = spec.command.split()[-1]  # ``context brief``: the ``brief`` of group ``context``
+    built = json_option(click.Command(name, callback=run, params=params, help=spec.help))
     return built
 
 

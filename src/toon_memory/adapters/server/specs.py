@@ -31,7 +31,8 @@ class Cli:
     CLI default other than the ``Memory`` method's own (``...``: the
     method's, read from its signature); ``show_default`` prints the default
     in ``--help``; ``only``: a CLI option that MCP does not publish;
-    ``choice=False`` takes any text for an enum (the ``Memory`` method checks it).
+    ``choice=False`` takes any text for an enum (the ``Memory`` method checks it);
+    ``words``: a positional argument of one or more words, joined by spaces.
     """
 
     help: str = ""
@@ -42,6 +43,7 @@ class Cli:
     show_default: bool = False
     only: bool = False
     choice: bool = True
+    words: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +100,8 @@ class ToolSpec:
     ``Memory`` parameter is spelled otherwise; ``render`` names the renderer
     (``module.function`` in ``toon_memory.render``) that turns the result
     into text and data. ``command`` names the CLI command built from this
-    same spec (``adapters.cli.declared``; ``help`` is its ``--help`` text),
-    "" when the CLI has none or writes its own.
+    same spec (``adapters.cli.declared``; ``help`` is its ``--help`` text;
+    ``group name`` for a subcommand), "" when the CLI has none or writes its own.
     """
 
     name: str
