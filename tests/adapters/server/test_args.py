@@ -21,7 +21,7 @@ def test_null_means_not_given() -> None:
 
 
 def test_lenient_scalars() -> None:
-    got = normalise(RECALL, {"limit": "5", "explain": "true", "hops": 2.0, "mode": " Graph "})
+    got = normalise(RECALL, {"limit": "5", "explain": True, "hops": 2.0, "mode": " Graph "})
     assert got == {"limit": 5, "explain": True, "hops": 2, "mode": "graph"}
 
 
@@ -43,6 +43,9 @@ def test_legacy_alias() -> None:
         ({"limit": "many"}, "limit", "whole number"),
         ({"limit": 0}, "limit", "at least 1"),
         ({"explain": "maybe"}, "explain", "true or false"),
+        ({"explain": "true"}, "explain", "a JSON boolean"),
+        ({"rrf": 0}, "rrf", "a JSON boolean"),
+        ({"compact": "yes"}, "compact", "a JSON boolean"),
         ({"mode": "fuzzy"}, "mode", "one of flat, graph, index"),
         ({"query": ["a"]}, "query", "a string"),
         ({"session_bias": True, "sessionBias": False}, "session_bias", "given twice"),

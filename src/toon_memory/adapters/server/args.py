@@ -2,7 +2,7 @@
 
 Invariant: ``normalise`` either raises ``InputError`` naming the published
 parameter (unknown, given twice, wrong type, out of range, not finite,
-invalid Unicode, missing) or returns a dict keyed by published names whose
+invalid Unicode, missing; a boolean is a JSON boolean, nothing else) or returns a dict keyed by published names whose
 values have the published type (strings free of lone surrogates, numbers
 finite). It runs before any handler, so a bad call never reaches ``Memory``.
 A JSON ``null`` counts as "not given". An error quotes at most ``QUOTE``
@@ -19,8 +19,6 @@ from typing import Any
 from toon_memory.adapters.server.specs import Param, ToolSpec
 from toon_memory.errors import InputError
 
-_TRUE = ("true", "1", "yes")
-_FALSE = ("false", "0", "no")
 #: Most characters of a given value an error message quotes.
 QUOTE = 40
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -155,15 +153,11 @@ def _number(param: Param, value: Any) -> float:
 
 
 def _boolean(param: Param, value: Any) -> bool:
+    """A JSON boolean only: ``"true"``, ``1`` or ``"yes"`` are refused (one policy, as the
+    CLI's ``--flag/--no-flag``)."""
     if isinstance(value, bool):
         return value
-    text = value.strip().lower() if isinstance(value, str) else ""
-    text = str(value) if isinstance(value, int) else text
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise InputError(param.name, f"expected true or false; got {quote(value)}")
+    raise InputError(param.name, f"expected true or false (a JSON boolean); got {quote(value)}")
 
 
 _CONVERT = {"string": _string, "integer": _integer, "number": _number, "boolean": _boolean}
