@@ -24,13 +24,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toon_memory.adapters.installer.command import HOOK_ACTIONS
 from toon_memory.errors import quote
 
 if TYPE_CHECKING:
     from toon_memory.adapters.installer import HookEvent
     from toon_memory.memory.api import Memory
 
-ACTIONS = frozenset({"session-start", "post-tool", "stop", "pre-commit"})
+#: What the plain hook lines run: the agents' hooks, and git's pre-commit.
+ACTIONS = frozenset((*HOOK_ACTIONS, "pre-commit"))
 
 
 def fast_argv(args: Sequence[str]) -> tuple[str, str | None] | None:
@@ -119,7 +121,6 @@ def _memory(project: str | None, event: HookEvent) -> Memory:
 def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes) -> str:
     """Do what ``action`` asks (one ``Memory.hook`` call); the line for stdout (``""``: none)."""
     from toon_memory.adapters.installer import parse_hook_payload
-    from toon_memory.adapters.installer.command import HOOK_ACTIONS
     from toon_memory.adapters.installer.replies import agent_from_env, agent_from_payload
     from toon_memory.errors import InputError
     from toon_memory.memory.hooks import HookCall
