@@ -110,8 +110,9 @@ def transcript(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 #: Tools whose stdio end-to-end run lives with their area (tests/memory/briefs/test_tools.py,
-#: tests/memory/security/test_security_tools.py: its server needs TOON_MEMORY_KEY).
-ELSEWHERE = {spec.name for spec in (*CONTEXT, *SECURITY)}
+#: memory_primer's too; tests/memory/security/test_security_tools.py: its server needs
+#: TOON_MEMORY_KEY).
+ELSEWHERE = {spec.name for spec in (*CONTEXT, *SECURITY)} | {"memory_primer"}
 
 
 def test_every_registered_tool_is_scripted(transcript: dict[str, Any]) -> None:
