@@ -35,12 +35,17 @@ from toon_memory.store.store import Store
 if TYPE_CHECKING:
     from toon_memory.memory.briefs import Context
     from toon_memory.memory.curation import Curation
+    from toon_memory.memory.hooks import HookCall, HookStart
     from toon_memory.memory.security import Security
     from toon_memory.memory.sessions import Sessions
     from toon_memory.memory.sharing import Sharing
     from toon_memory.rules.archiving import ArchiveResult
     from toon_memory.rules.remember import RememberResult
     from toon_memory.search import Engine, RecallResult
+
+
+#: Days of changes the "current" view (``Memory.current``) shows.
+CURRENT_DAYS = 7
 
 
 def _build_engine(entries: EntryMap) -> Engine:
@@ -278,12 +283,14 @@ class Memory:
     def search(
         self, query: str = "", *, category: str = "", tags: object = None, from_date: str = "",
         to_date: str = "", path_scope: str = "", budget: str = "normal",
-        session_bias: bool = False, limit: int | None = None,
+        session_bias: bool = False, limit: int | None = None, budget_tokens: int = 0,
+        explain: bool = False,
     ) -> RecallResult:  # fmt: skip
         """Recall with filters: category, tags (all must match), dates, path scope."""
         return self.recall(
             query, category=category, tags=tags, from_date=from_date, to_date=to_date,
             path_scope=path_scope, budget=budget, session_bias=session_bias, limit=limit,
+            budget_tokens=budget_tokens, explain=explain,
         )  # fmt: skip
 
     def visualize(self, query: str = "") -> RecallResult:
@@ -330,6 +337,17 @@ class Memory:
         """Entries created or updated since a date (``24h``, ``7d`` or ``YYYY-MM-DD``)."""
         start = resolve_since(since).isoformat()
         return diff_entries(self.entries(), start, type)
+
+    def current(self, days: int = CURRENT_DAYS) -> list[Entry]:
+        """Pinned entries, then the entries changed in the last ``days`` days, newest first."""
+        recent = sorted(self.recently_changed(days), key=lambda e: e.updated, reverse=True)
+        return [*(e for e in self.entries() if e.priority and e not in recent), *recent]
+
+    def hook(self, call: HookCall) -> HookStart | None:
+        """An agent hook's event (``memory.hooks``); session-start's context, else None."""
+        from toon_memory.memory.hooks import run_hook
+
+        return run_hook(self, call)
 
     def expired(self) -> list[Entry]:
         return [e for e in self.entries() if is_expired(e.ttl)]

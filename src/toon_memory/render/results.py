@@ -65,6 +65,14 @@ def suggested(entries: list[Entry], call: Call) -> Rendered:
     return Rendered(text, {"results": entries_data(entries)})
 
 
+def current(entries: list[Entry], call: Call) -> Rendered:
+    """The "current" view: pinned entries, then those changed in the last ``days`` days."""
+    days = call["days"]
+    body = render_entries(entries, empty=f"No entries changed in the last {days} days.")
+    text = f"# Current memory (pinned, and changed in the last {days} days)\n\n{body}"
+    return Rendered(text, {"days": days, "results": entries_data(entries)})
+
+
 def shown(entries: list[Entry], call: Call) -> Rendered:
     return Rendered(render_entries(entries, deep=True), {"entries": entries_data(entries)})
 

@@ -17,6 +17,7 @@ from toon_memory.render.core import render_remember
 from toon_memory.render.results import Rendered
 
 if TYPE_CHECKING:
+    from toon_memory.memory.hooks import HookStart
     from toon_memory.memory.sessions.reports import CapturedReport, MergeReport, SessionsReport
     from toon_memory.model.heartbeat import Session
 
@@ -159,6 +160,14 @@ def hook_lines(report: SessionsReport) -> list[str]:
 
 
 HOOK_FOOTER = "Use memory_smart_recall before reading files; memory_sessions to coordinate."
+
+
+def hook_started(started: HookStart, call: Call) -> Rendered:
+    """session-start's context: sessions and conflicts, then the primer, within its budget."""
+    from toon_memory.render.results import primed
+
+    text = hook_context(started.sessions, primed(started.primer, {}).text, started.budget_tokens)
+    return Rendered(text, {"context": text})
 
 
 def hook_context(report: SessionsReport, primer_text: str, budget_tokens: int) -> str:

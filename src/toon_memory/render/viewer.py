@@ -1,4 +1,4 @@
-"""The text and data of ``memory_visualize`` (the memory graph viewer).
+"""The text and data of ``memory_visualize`` and of ``toon-memory viewer --export``.
 
 Invariant: pure (no I/O). The text always names the ``toon-memory viewer``
 command, so a host without MCP Apps still gets a useful answer; the data is
@@ -7,7 +7,8 @@ what the inline viewer highlights (ids and keys of the matches, rank order).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from toon_memory.render.results import Call, Rendered
 
@@ -37,3 +38,13 @@ def visualized(result: RecallResult, call: Call) -> Rendered:
         noun = "entry matches" if len(entries) == 1 else "entries match"
         head = f'🧠 {len(entries)} {noun} "{query}": {keys}{more} (highlighted in the graph).'
     return Rendered(f"{head} {HOW_TO}", {"query": query, "results": found})
+
+
+def page_exported(payload: Mapping[str, Any], call: Call) -> Rendered:
+    """``toon-memory viewer --export``: the file written (``call["path"]``) and what it holds."""
+    entries, links = len(payload["entries"]), len(payload["edges"])
+    text = (
+        f"🧠 Wrote {call['path']} ({entries} entries, {links} links): "
+        "open it in any browser, no network needed."
+    )
+    return Rendered(text, {"path": str(call["path"]), "entries": entries, "links": links})

@@ -1,50 +1,34 @@
-"""Contract: the published surface of every registered tool.
+"""Contract: the published surface of every registered tool and declared CLI command.
 
-A change to a tool's name, parameters, required set or annotations must
-change this file. Checked through a real client (in-process transport).
+``surface.json`` is the contract (``tests/adapters/server/surface.py`` writes it:
+``python -m tests.adapters.server.surface``). A change to a tool's name,
+parameters, types, enums, required set, annotations or output schema, or to a
+declared command's flags, defaults or help, changes that file. Checked through
+a real client (in-process transport) and the real click group.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import anyio
 import pytest
 from mcp.client import Client
-from mcp_types import ListToolsResult
-from tests.adapters.server import contract_context as context
-from tests.adapters.server import contract_core as core
-from tests.adapters.server import contract_curation as curation
-from tests.adapters.server import contract_security as security
-from tests.adapters.server import contract_sessions as sessions
-from tests.adapters.server import contract_sharing as sharing
-from tests.adapters.server import contract_viewer as viewer
-from tests.adapters.server.contract_core import D, I, R, W
+from mcp_types import ListToolsResult, Tool
+from tests.adapters.server.surface import SNAPSHOT, declared_commands, listed_tools, render
 
 from toon_memory.adapters.server.app import ToonMemoryServer
 from toon_memory.adapters.server.specs import camel
 from toon_memory.adapters.server.tools import TOOLS
+from toon_memory.adapters.server.tools.core import CORE
 
-CONTRACT: dict[str, tuple[list[str], list[str], set[str]]] = {
-    **core.CONTRACT,
-    **context.CONTRACT,
-    **sessions.CONTRACT,
-    **curation.CONTRACT,
-    **sharing.CONTRACT,
-    **security.CONTRACT,
-    **viewer.CONTRACT,
-}
-DATA_TOOLS = (
-    core.DATA_TOOLS
-    | context.DATA_TOOLS
-    | sessions.DATA_TOOLS
-    | curation.DATA_TOOLS
-    | sharing.DATA_TOOLS
-    | security.DATA_TOOLS
-    | viewer.DATA_TOOLS
-)
+#: The contract as checked in.
+EXPECTED: dict[str, Any] = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+CONTRACT: list[str] = [tool["name"] for tool in EXPECTED["tools"]]
 #: Tools the seeds' list does not have (not counted in its tools/list budget).
 BEYOND_SEEDS = {"memory_state"}
+REGENERATE = "intended? run: python -m tests.adapters.server.surface, and review the diff"
 
 
 @pytest.fixture(scope="module")
@@ -57,23 +41,29 @@ def listing() -> list[Any]:
 
 
 def test_exactly_the_contracted_tools_in_order(listing: list[Any]) -> None:
-    assert [t.name for t in listing] == list(CONTRACT)
+    assert [t.name for t in listing] == CONTRACT
+    assert len(CONTRACT) == 39
 
 
-@pytest.mark.parametrize("name", list(CONTRACT))
+def test_snapshot_is_current() -> None:
+    """What the server lists and the CLI builds is, byte for byte, the checked-in contract."""
+    found = {"tools": listed_tools(), "commands": declared_commands()}
+    for name, tool in zip(CONTRACT, found["tools"], strict=True):
+        wanted = next(t for t in EXPECTED["tools"] if t["name"] == name)
+        assert tool == wanted, f"{name}: tools/list differs from surface.json ({REGENERATE})"
+    assert found["commands"] == EXPECTED["commands"], REGENERATE
+    assert render(found) == SNAPSHOT.read_text(encoding="utf-8"), REGENERATE
+
+
+@pytest.mark.parametrize("name", CONTRACT)
 def test_tool_surface(listing: list[Any], name: str) -> None:
     tool = next(t for t in listing if t.name == name)
-    params, required, hints = CONTRACT[name]
-    schema = tool.input_schema
-    assert schema["type"] == "object"
-    assert list(schema["properties"]) == params
-    assert schema.get("required", []) == required
-    a = tool.annotations
-    assert (a.read_only_hint, a.destructive_hint, a.idempotent_hint, a.open_world_hint) == (
-        R in hints, D in hints, I in hints, W in hints,
-    )  # fmt: skip
-    assert (tool.output_schema is not None) == (name in DATA_TOOLS)
-    assert tool.title is None and a.title is None
+    spec = next(s for s in TOOLS if s.name == name)
+    assert tool.input_schema["type"] == "object"
+    assert list(tool.input_schema["properties"]) == [p.name for p in spec.published]
+    assert tool.input_schema.get("required", []) == list(spec.required)
+    assert (tool.output_schema is not None) == (spec.output is not None)
+    assert tool.title is None and tool.annotations.title is None
     assert tool.description and len(tool.description) <= 200
 
 
@@ -90,7 +80,7 @@ def test_one_spelling_no_titles_every_property_typed(listing: list[Any]) -> None
         assert "title" not in tool.input_schema
 
 
-def _size(tools: list[Any]) -> int:
+def _size(tools: list[Tool]) -> int:
     return len(
         ListToolsResult(tools=tools).model_dump_json(by_alias=True, exclude_none=True).encode()
     )
@@ -100,10 +90,12 @@ def test_tools_list_stays_small(listing: list[Any]) -> None:
     """Budget: <= 20,000 bytes for the seeds' 38 tools. The first 16 (the largest schemas)
     take <= 9,000; every tool added since takes <= 520, so the 38 fit."""
     seeds = [tool for tool in listing if tool.name not in BEYOND_SEEDS]
+    assert len(seeds) == 38
+    core = {spec.name for spec in CORE} - {"memory_primer"}
     assert _size(seeds) <= 20_000
-    assert _size([t for t in seeds if t.name in core.CONTRACT]) <= 9_000
+    assert _size([t for t in seeds if t.name in core]) <= 9_000
     for tool in seeds:
-        if tool.name not in core.CONTRACT:
+        if tool.name not in core:
             assert _size([tool]) <= 520, f"{tool.name}: {_size([tool])} bytes"
 
 

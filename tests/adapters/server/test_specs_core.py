@@ -42,7 +42,7 @@ ENUMS: dict[tuple[str, str], tuple[Any, ...]] = {
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("forget", "action"): model.FORGET_ACTIONS,
     ("tag", "action"): model.TAG_ACTIONS,
-    ("diff", "type_"): model.DIFF_TYPES,
+    ("diff", "type"): model.DIFF_TYPES,
     ("recall", "mode"): model.RECALL_MODES,
     ("recall", "budget"): model.RECALL_BUDGETS,
     ("search", "budget"): model.RECALL_BUDGETS,

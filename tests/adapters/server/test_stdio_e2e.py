@@ -15,11 +15,13 @@ import pytest
 from mcp.client import Client
 
 # tool -> (invalid arguments, parameter the error must name, valid arguments)
-from tests.adapters.server import contract_context, contract_security, contract_sessions
 from tests.adapters.server.helpers import make_project, snapshot, stdio_params, text_of
 from tests.adapters.server.test_curation_tools import E2E_ROWS as CURATION_ROWS
 from tests.memory.sharing.fakegithub import FakeGitHub
 from tests.memory.sharing.test_sharing_tools import E2E_ROWS as SHARING_ROWS
+
+from toon_memory.adapters.server.tools.context import CONTEXT
+from toon_memory.adapters.server.tools.security import SECURITY
 
 SCRIPT: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
     ("memory_remember", {"category": "opinion", "key": "x", "content": "y"}, "category",
@@ -49,7 +51,13 @@ SCRIPT: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
      {"action": "add", "field": "key_context", "value": ["user prefers pnpm"]}),
     ("memory_visualize", {"query": True}, "query", {"query": "zod"}),
 ]  # fmt: skip
-SCRIPT += CURATION_ROWS + contract_sessions.E2E + SHARING_ROWS
+#: The sessions tools' rows; they run after the core rows, on the same server.
+SESSIONS_ROWS: list[tuple[str, dict[str, object], str, dict[str, object]]] = [
+    ("memory_sessions", {"conflicts_only": "maybe"}, "conflicts_only", {"conflictsOnly": False}),
+    ("memory_merge_sessions", {"file": "  "}, "file", {"file": "src/types.ts"}),
+    ("memory_captured", {"action": "purge"}, "action", {"action": "list", "limit": 5}),
+]
+SCRIPT += CURATION_ROWS + SESSIONS_ROWS + SHARING_ROWS
 TOOLS = [row[0] for row in SCRIPT]
 
 
@@ -102,8 +110,9 @@ def transcript(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 #: Tools whose stdio end-to-end run lives with their area (tests/memory/briefs/test_tools.py,
-#: tests/memory/security/test_security_tools.py: its server needs TOON_MEMORY_KEY).
-ELSEWHERE = set(contract_context.CONTRACT) | set(contract_security.CONTRACT)
+#: memory_primer's too; tests/memory/security/test_security_tools.py: its server needs
+#: TOON_MEMORY_KEY).
+ELSEWHERE = {spec.name for spec in (*CONTEXT, *SECURITY)} | {"memory_primer"}
 
 
 def test_every_registered_tool_is_scripted(transcript: dict[str, Any]) -> None:

@@ -10,7 +10,9 @@ a memory folder. The session is the agent's (its payload's session id;
 working directory. ``fast_argv`` takes the plain command lines the installer
 writes, so they start without click and the other commands
 (``cli.main``); anything else goes through the click command
-(``cli.hook_command``), which runs the same ``run_and_report``.
+(``cli.hook_command``), which runs the same ``run_and_report``. What a
+hook does to the memory is one ``Memory.hook`` call (``memory.hooks``);
+this module only parses the payload and prints the reply.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
     from toon_memory.adapters.installer import HookEvent
     from toon_memory.memory.api import Memory
 
-START_EVENTS = frozenset({"sessionstart", "session_start", "agentspawn", "taskstart"})
+#: What the plain hook lines run: the agents' hooks, and git's pre-commit.
 ACTIONS = frozenset({*HOOK_ACTIONS, *GIT_HOOK_ACTIONS})
 
 
@@ -116,55 +118,24 @@ def _memory(project: str | None, event: HookEvent) -> Memory:
 
 
 def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes) -> str:
-    """Do what ``action`` asks; return the line to print on stdout (``""``: nothing)."""
+    """Do what ``action`` asks (one ``Memory.hook`` call); the line for stdout (``""``: none)."""
     from toon_memory.adapters.installer import parse_hook_payload
     from toon_memory.adapters.installer.replies import agent_from_env, agent_from_payload
     from toon_memory.errors import InputError
+    from toon_memory.memory.hooks import HookCall
     from toon_memory.model.checks import check_choice
-    from toon_memory.rules.coordination import hook_session_id
     from toon_memory.system.processes import agent_pid
 
     check_choice(action, "action", HOOK_ACTIONS)
     agent = (agent_opt or agent_from_env(os.environ)).strip().lower()
     event = parse_hook_payload(raw, agent or None)
     agent = agent or agent_from_payload(event.raw)
-    memory = _memory(project, event)
-    if not memory.sessions.exists():
-        raise InputError("project", f"no memory in {memory.root} (toon-memory init creates one)")
-    pid = agent_pid()
-    sid = hook_session_id(event.session_id, agent, pid)
-    if action == "stop":
-        if memory.sessions.get(sid) is not None:
-            memory.sessions.end(sid)
+    call = HookCall(action, agent, agent_pid(), session_id=event.session_id, event=event.event,
+                    tool=event.tool_name, files=tuple(event.files), payload=event.raw)  # fmt: skip
+    started = _memory(project, event).hook(call)
+    if started is None:
         return ""
-    if action == "post-tool":
-        _post_tool(memory, sid, agent, event, pid)
-        return ""
-    return _session_start(memory, sid, agent, event, pid)
-
-
-def _post_tool(memory: Memory, sid: str, agent: str, event: HookEvent, pid: int) -> None:
-    from toon_memory.rules.coordination import activity_summary
-
-    summary = activity_summary(event.tool_name, event.files, event.raw)
-    memory.sessions.tool_used(
-        sid, agent=agent or None, files=event.files, tool=event.tool_name, summary=summary,
-        pid=pid,
-    )  # fmt: skip
-
-
-def _session_start(memory: Memory, sid: str, agent: str, event: HookEvent, pid: int) -> str:
-    """Beat; then, once per session (and on every real SessionStart), the context reply."""
     from toon_memory.adapters.installer.replies import context_reply
-    from toon_memory.render.results import primed
-    from toon_memory.render.sessions import hook_context
+    from toon_memory.render.sessions import hook_started
 
-    before = memory.sessions.get(sid)
-    memory.sessions.beat(sid, agent=agent or None, pid=pid)
-    starting = not event.event or event.event.strip().lower() in START_EVENTS
-    if not starting and before is not None and not before.ended:
-        return ""  # a per-invocation event (Antigravity's PreInvocation) of a known session
-    report = memory.sessions.list()
-    primer = primed(memory.primer(), {}).text
-    text = hook_context(report, primer, memory.config.hook_budget_tokens)
-    return context_reply(agent, event.event or "SessionStart", text)
+    return context_reply(agent, event.event or "SessionStart", hook_started(started, {}).text)

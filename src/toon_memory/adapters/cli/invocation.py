@@ -8,7 +8,8 @@ result with ``show`` (text, or its data as JSON with ``--json``), and a
 one line naming the path and what to do (exit 1), never a traceback; text
 arguments that are not valid Unicode (undecodable bytes on the command line)
 are refused before the command runs (exit 2, naming the parameter).
-Importing this module loads click and nothing of the core.
+Importing this module loads click and the pure tool data (``adapters.server.specs``),
+nothing of the core.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from toon_memory.adapters.server.specs import ALLOW_SECRETS_HELP
 from toon_memory.errors import ToonMemoryError
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
     from toon_memory.render.results import Rendered
 
 F = TypeVar("F", bound=Callable[..., Any])
-ALLOW_SECRETS_HELP = "Keep text that looks like a credential (refused by default)."
+__all__ = ["ALLOW_SECRETS_HELP", "Context", "handles_errors", "json_option", "pass_ctx", "show"]
 
 
 class Context:

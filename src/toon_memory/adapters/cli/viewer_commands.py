@@ -1,7 +1,8 @@
 """The viewer command: the memory graph in the browser, live or as one static file.
 
 Invariant: the page's data is ``viewer.payload.graph_payload(memory)`` (the
-``Memory`` public API) in both forms; the live server binds 127.0.0.1 only
+``Memory`` public API) in both forms; what an export wrote is rendered by
+``render.viewer.page_exported`` (text, or ``--json``); the live server binds 127.0.0.1 only
 and returns when stopped (Ctrl+C, its terminal or parent gone). Listed in
 ``COMMANDS`` and added to the group by ``cli.main``; the viewer package is
 imported only when the command runs.
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from toon_memory.adapters.cli.invocation import Context, handles_errors, pass_ctx
+from toon_memory.adapters.cli.invocation import Context, handles_errors, pass_ctx, show
 
 DEFAULT_EXPORT = "toon-memory-viewer.html"
 
@@ -35,23 +36,24 @@ DEFAULT_EXPORT = "toon-memory-viewer.html"
     metavar="[FILE]",
     help=f"Write one self-contained HTML file instead (default {DEFAULT_EXPORT}).",
 )
+@click.option("--json", "as_json", is_flag=True, help="With --export: print JSON instead of text.")
 @pass_ctx
 @handles_errors
-def viewer(ctx: Context, /, port: int, no_open: bool, export: str | None) -> None:
+def viewer(ctx: Context, /, port: int, no_open: bool, export: str | None, as_json: bool) -> None:
     """Open the memory graph viewer (live in the browser), or --export it as static HTML."""
     from toon_memory.adapters.viewer.payload import graph_payload
 
     if export is not None:
         from toon_memory.adapters.viewer.page import write_export
+        from toon_memory.render.viewer import page_exported
 
         payload = graph_payload(ctx.memory)
         path = write_export(payload, Path(export))
         ctx.print_notices()
-        click.echo(
-            f"🧠 Wrote {path} ({len(payload['entries'])} entries, {len(payload['edges'])} links): "
-            "open it in any browser, no network needed."
-        )
+        show(page_exported(payload, {"path": path}), as_json)
         return
+    if as_json:
+        raise click.UsageError("--json goes with --export (the live viewer prints its address)")
     from toon_memory.adapters.viewer.run import serve
 
     memory = ctx.memory

@@ -1,6 +1,8 @@
 """toon-memory's MCP server (stdio and Streamable HTTP), a thin adapter over ``Memory``.
 
-Invariant: importing this package imports neither ``mcp`` nor the memory;
+Invariant: importing this package imports neither ``mcp`` nor the memory, nor
+anything beyond ``typing`` (the CLI builds its declared commands from
+``specs`` and ``tools/`` on every start);
 ``serve_stdio``/``serve_http`` import them when called. Whatever way the
 server stops (stdin closed, client gone, SIGTERM/SIGHUP, Ctrl-C), the memory
 is closed (compacted) before the process exits, unless a call is still
@@ -18,16 +20,18 @@ text), ``app`` (the ``MCPServer``; the only ``mcp`` importer with
 
 from __future__ import annotations
 
-import logging
-import signal
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["serve_http", "serve_stdio"]
 
 
 def _on_signals(handler: Any) -> None:
     """Route SIGTERM, SIGHUP and SIGINT to ``handler``."""
+    import signal
+
     for name in ("SIGTERM", "SIGHUP", "SIGINT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), handler)
@@ -44,6 +48,8 @@ def serve_stdio(project: str | Path | None = None) -> None:
     try:
         anyio.run(server.run_stdio_async)
     except Exception:
+        import logging
+
         logging.getLogger("toon_memory.adapters.server").exception("the server failed")
         server.stop(code=1)
     server.stop()  # exits the process: no thread left behind can hold it

@@ -2,7 +2,7 @@
 
 Invariant: ``normalise`` either raises ``InputError`` naming the published
 parameter (unknown, given twice, wrong type, out of range, not finite,
-invalid Unicode, missing) or returns a dict keyed by published names whose
+invalid Unicode, missing; a boolean is a JSON boolean, nothing else) or returns a dict keyed by published names whose
 values have the published type (strings free of lone surrogates, numbers
 finite). It runs before any handler, so a bad call never reaches ``Memory``.
 A JSON ``null`` counts as "not given". An error quotes at most ``QUOTE``
@@ -43,7 +43,7 @@ _LOOKUPS: dict[str, dict[str, Param]] = {}
 def _lookup(spec: ToolSpec) -> dict[str, Param]:
     found = _LOOKUPS.get(spec.name)
     if found is None:
-        found = _LOOKUPS[spec.name] = {s: p for p in spec.params for s in p.spellings}
+        found = _LOOKUPS[spec.name] = {s: p for p in spec.published for s in p.spellings}
     return found
 
 
@@ -54,7 +54,7 @@ def normalise(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> dict[str, 
     for given, value in (arguments or {}).items():
         param = lookup.get(given)
         if param is None:
-            takes = ", ".join(p.name for p in spec.params) or "no parameters"
+            takes = ", ".join(p.name for p in spec.published) or "no parameters"
             raise InputError(name_of(given), f"unknown parameter ({spec.name} takes {takes})")
         if value is None:
             continue

@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from toon_memory.memory.api import Memory
 
 log = logging.getLogger("toon_memory.adapters.server")
-#: Published parameters whose value is an observation about the ``file`` argument.
-NOTE_PARAMS = ("content", "summary")
 
 
 def _session_id(environ: Mapping[str, str]) -> str:
@@ -55,21 +53,13 @@ class ServerSession:
     def start(self, memory: Memory) -> None:
         """The first heartbeat (when the server opens the memory), unless one was written."""
         if not self.started:
-            self._beat(memory, (), ())
+            self._beat(memory, {})
 
     def after_call(self, memory: Memory, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
-        """After a successful write tool call: beat, with its ``file`` as a file touched
-        (and its content as a note on it). Reading tools leave the heartbeat alone."""
-        if spec.read_only:
-            return
-        file = str(arguments.get("file") or "").strip()
-        files = (file,) if file else ()
-        notes = tuple(
-            (file, str(arguments[name]))
-            for name in NOTE_PARAMS
-            if file and isinstance(arguments.get(name), str) and arguments[name].strip()
-        )
-        self._beat(memory, files, notes)
+        """After a successful write tool call: ``memory.hooks.after_write`` (its ``file`` a
+        file touched, its content a note on it). Reading tools leave the heartbeat alone."""
+        if not spec.read_only:
+            self._beat(memory, arguments)
 
     def end(self, memory: Memory) -> None:
         """Mark the session ended (on exit)."""
@@ -80,18 +70,14 @@ class ServerSession:
         except Exception as exc:  # leaving must not fail
             log.warning("session %s not ended: %s", self.id, exc)
 
-    def _beat(
-        self, memory: Memory, files: tuple[str, ...], notes: tuple[tuple[str, str], ...]
-    ) -> None:
+    def _beat(self, memory: Memory, arguments: Mapping[str, Any]) -> None:
+        from toon_memory.memory.hooks import after_write
         from toon_memory.system.processes import agent_pid
 
-        if not memory.sessions.exists():
-            return  # never create a memory folder just to beat
         try:
             self.id = self.id or _session_id(self._environ)
-            memory.sessions.beat(
-                self.id, agent=self.agent, files=files, notes=notes, pid=agent_pid()
-            )
-            self.started = True
+            beaten = after_write(memory, self.id, agent=self.agent, arguments=arguments,
+                                 pid=agent_pid())  # fmt: skip
+            self.started = self.started or beaten
         except Exception as exc:  # a heartbeat never fails a call
             log.warning("session heartbeat skipped: %s", exc)

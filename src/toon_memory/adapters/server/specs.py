@@ -9,7 +9,7 @@ for in every agent's context on every session.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toon_memory.model.entry import RECALL_BUDGETS
@@ -22,10 +22,37 @@ def camel(name: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Cli:
+    """How a parameter appears on the command line (beside its ``--name`` option).
+
+    ``help`` replaces the short MCP ``doc``; ``flags`` are extra spellings
+    (``-n``, or an old name kept as an alias); ``argument`` makes it
+    positional (``metavar`` names it in the usage line); ``default`` is a
+    CLI default other than the ``Memory`` method's own (``...``: the
+    method's, read from its signature); ``show_default`` prints the default
+    in ``--help``; ``only``: a CLI option that MCP does not publish;
+    ``choice=False`` takes any text for an enum (the ``Memory`` method checks it);
+    ``words``: a positional argument of one or more words, joined by spaces.
+    """
+
+    help: str = ""
+    flags: tuple[str, ...] = ()
+    argument: bool = False
+    metavar: str = ""
+    default: Any = ...
+    show_default: bool = False
+    only: bool = False
+    choice: bool = True
+    words: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Param:
     """One tool parameter. ``kind``: string, integer, number or boolean.
 
-    ``many`` strings also accept a JSON array of strings.
+    ``many`` strings also accept a JSON array of strings. ``cli`` says how
+    the parameter appears on the command line (``adapters.cli.declared``);
+    with ``cli.only`` it is a CLI option only, not published over MCP.
     """
 
     name: str
@@ -36,6 +63,15 @@ class Param:
     maximum: int | None = None
     many: bool = False
     aliases: tuple[str, ...] = ()
+    cli: Cli | None = None
+
+    def on_cli(self, **changes: Any) -> Param:
+        """This parameter with its command-line form set (``Cli(**changes)``)."""
+        return replace(self, cli=Cli(**changes))
+
+    def only_on_cli(self) -> Param:
+        """This parameter as a CLI option only (MCP does not publish it)."""
+        return replace(self, cli=replace(self.cli or Cli(), only=True))
 
     @property
     def spellings(self) -> tuple[str, ...]:
@@ -63,7 +99,9 @@ class ToolSpec:
     parameter passed under its own name, or under ``rename[name]`` where the
     ``Memory`` parameter is spelled otherwise; ``render`` names the renderer
     (``module.function`` in ``toon_memory.render``) that turns the result
-    into text and data.
+    into text and data. ``command`` names the CLI command built from this
+    same spec (``adapters.cli.declared``; ``help`` is its ``--help`` text;
+    ``group name`` for a subcommand), "" when the CLI has none or writes its own.
     """
 
     name: str
@@ -78,10 +116,17 @@ class ToolSpec:
     rename: dict[str, str] = field(default_factory=dict)
     method: str = ""
     render: str = ""
+    command: str = ""
+    help: str = ""
 
     def __post_init__(self) -> None:
         if not self.method or not self.render:
             raise ValueError(f"{self.name}: a spec names its Memory method and its renderer")
+
+    @property
+    def published(self) -> tuple[Param, ...]:
+        """The parameters MCP publishes (all but the CLI-only ones), in order."""
+        return tuple(p for p in self.params if p.cli is None or not p.cli.only)
 
     @property
     def fields(self) -> dict[str, str]:
@@ -95,7 +140,7 @@ class ToolSpec:
     def input_schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {
             "type": "object",
-            "properties": {p.name: p.schema() for p in self.params},
+            "properties": {p.name: p.schema() for p in self.published},
         }
         if self.required:
             schema["required"] = list(self.required)
@@ -122,7 +167,8 @@ PATH = obj_schema(path=ARRAY)
 
 # -- shared parameters ----------------------------------------------------------------
 #: A credential in the text refuses the write unless this is true (no doc: tools/list budget).
-ALLOW_SECRETS = Param("allow_secrets", "boolean")
+ALLOW_SECRETS_HELP = "Keep text that looks like a credential (refused by default)."
+ALLOW_SECRETS = Param("allow_secrets", "boolean").on_cli(help=ALLOW_SECRETS_HELP)
 KEY = Param("key", doc="Entry key or id")
 LIMIT = Param("limit", "integer", "Max results", minimum=1)
 HOPS = Param("hops", "integer", "Graph depth", enum=(1, 2))

@@ -1,8 +1,8 @@
 """Text of the MCP resources and of the ``summarize_project_context`` prompt.
 
-Invariant: every function reads ``Memory`` through its public API and renders
-with the shared renderers; none imports ``mcp``, none ranks entries itself
-(the primer is ``Memory.primer``), and each read is regenerated from the
+Invariant: every function is one ``Memory`` call rendered with a shared renderer;
+none imports ``mcp``, none ranks or picks entries itself (the primer is
+``Memory.primer``, the current view ``Memory.current``), and each read is regenerated from the
 current state. Resources never write; only the prompt with an intent recalls,
 which records access like any recall.
 """
@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from toon_memory.memory.api import Memory
 
-CURRENT_DAYS = 7
-
 
 def entries_text(memory: Memory) -> str:
     """Every active entry (the full dump)."""
@@ -26,13 +24,11 @@ def entries_text(memory: Memory) -> str:
 
 
 def current_text(memory: Memory) -> str:
-    """Pinned entries and entries changed in the last week, newest first."""
-    from toon_memory.render.core import render_entries
+    """Pinned entries and entries changed in the last week, newest first (``Memory.current``)."""
+    from toon_memory.memory.api import CURRENT_DAYS
+    from toon_memory.render.results import current
 
-    recent = sorted(memory.recently_changed(CURRENT_DAYS), key=lambda e: e.updated, reverse=True)
-    pinned = [e for e in memory.entries() if e.priority and e not in recent]
-    body = render_entries([*pinned, *recent], empty="No entries changed in the last 7 days.")
-    return f"# Current memory (pinned, and changed in the last {CURRENT_DAYS} days)\n\n{body}"
+    return current(memory.current(CURRENT_DAYS), {"days": CURRENT_DAYS}).text
 
 
 def stats_text(memory: Memory) -> str:

@@ -1,38 +1,40 @@
-"""The core tools: remember, recall, search, forget, pin, tag, stats, backups, session state.
+"""The core tools: remember, forget, pin, tag, stats, backups, session state, and (from
+``tools.recall``) the recall tools, in ``tools/list`` order.
 
-Invariant: pure data (no I/O, no ``mcp``); every enum is a core constant.
+Invariant: pure data (no I/O, no ``mcp``, no click); each spec is the one
+declaration of a tool and of its CLI command (``command``, ``help``,
+``Param.cli``); every enum is a core constant.
 """
 
 from __future__ import annotations
 
 from toon_memory.adapters.server.specs import (
     ALLOW_SECRETS,
+    ALLOW_SECRETS_HELP,
     ARRAY,
-    BUDGET,
-    BUDGET_TOKENS,
     DIFF,
-    EXPLAIN,
-    FROM_DATE,
-    HOPS,
     KEY,
-    LIMIT,
-    PATH,
     PATH_SCOPE,
-    RESULTS,
-    SESSION_BIAS,
     STATS,
     TAGS,
-    TO_DATE,
     Param,
     ToolSpec,
     obj_schema,
+)
+from toon_memory.adapters.server.tools.recall import (
+    GRAPH_PATH,
+    PRIMER,
+    RECALL,
+    SEARCH,
+    SMART_RECALL,
+    SUGGEST,
 )
 from toon_memory.model.entry import (
     CATEGORIES,
     DIFF_TYPES,
     FORGET_ACTIONS,
     IMPORTANCE_LEVELS,
-    RECALL_MODES,
+    ORIGINS,
     REMEMBER_ORIGINS,
     STATE_ACTIONS,
     STATE_FIELDS,
@@ -45,112 +47,67 @@ CORE: tuple[ToolSpec, ...] = (
         "Save a decision, pattern, bug, knowledge or warning (don't-do-this). Same key merges; "
         "tags inferred when empty; [[key]] in content links.",
         (
-            Param("category", enum=CATEGORIES),
-            Param("key", doc="Unique slug, no spaces"),
-            Param("content"),
-            Param("file", doc="path or path:line"),
-            TAGS,
-            Param("links", doc="Related keys (type:key ok)", many=True),
-            Param("ttl", doc="7d, 24h or YYYY-MM-DD"),
-            Param("importance", enum=IMPORTANCE_LEVELS),
-            Param("confidence", "number", "0..1"),
-            Param("origin", enum=REMEMBER_ORIGINS),
-            PATH_SCOPE,
-            Param("allow_secrets", "boolean", "Keep a credential (else memory_secret)"),
+            Param("category", enum=CATEGORIES).on_cli(
+                help=f"One of: {', '.join(CATEGORIES)}.", flags=("-c",), choice=False
+            ),
+            Param("key", doc="Unique slug, no spaces").on_cli(
+                help="Unique name; saving the same key merges.", flags=("-k",)
+            ),
+            Param("content").on_cli(help="The memory itself.", flags=("-m",)),
+            Param("file", doc="path or path:line").on_cli(
+                help="File it concerns (path or path:line)."
+            ),
+            TAGS.on_cli(help='Tags separated by ";" (inferred when empty).'),
+            Param("links", doc="Related keys (type:key ok)", many=True).on_cli(
+                help='Related keys separated by spaces or ";" (type:key allowed).'
+            ),
+            Param("ttl", doc="7d, 24h or YYYY-MM-DD").on_cli(
+                help="Expiry: 7d, 24h, 30d or YYYY-MM-DD."
+            ),
+            Param("importance", enum=IMPORTANCE_LEVELS).on_cli(
+                help=f"One of: {', '.join(IMPORTANCE_LEVELS)}.", choice=False
+            ),
+            Param("confidence", "number", "0..1").on_cli(help="0..1 (default 1.0, inferred 0.7)."),
+            Param("origin", enum=REMEMBER_ORIGINS).on_cli(
+                help=f"One of: {', '.join(ORIGINS)}.",
+                default="human",
+                show_default=True,
+                choice=False,
+            ),
+            PATH_SCOPE.on_cli(help="Folder or file this memory applies to."),
+            Param("allow_secrets", "boolean", "Keep a credential (else memory_secret)").on_cli(
+                help=ALLOW_SECRETS_HELP
+            ),
         ),
         required=("category", "key", "content"),
         method="remember",
         render="results.remembered",
+        command="remember",
+        help="Save a decision, pattern, bug, knowledge or warning.",
     ),
-    ToolSpec(
-        "memory_recall",
-        "Search memory before reading files. mode graph follows links, index lists one line "
-        "per entry; ids fetches in order; as_of adds superseded versions.",
-        (
-            Param("query"),
-            Param("mode", enum=RECALL_MODES),
-            HOPS,
-            LIMIT,
-            Param("ids", doc="Ids or keys, comma separated", many=True),
-            BUDGET,
-            Param("compact", "boolean", "Denser output"),
-            BUDGET_TOKENS,
-            EXPLAIN,
-            Param("rrf", "boolean", "false: linear score"),
-            SESSION_BIAS,
-            PATH_SCOPE,
-            Param("as_of", doc="YYYY-MM-DD"),
-            FROM_DATE,
-            TO_DATE,
-        ),
-        read_only=True,
-        idempotent=True,
-        output=RESULTS,
-        method="recall",
-        render="results.recalled",
-    ),
-    ToolSpec(
-        "memory_smart_recall",
-        "Best first call of a task: BM25 + graph + quality + freshness in one.",
-        (
-            Param("intent", doc="What you are about to do"),
-            HOPS,
-            EXPLAIN,
-            BUDGET_TOKENS,
-            Param("session_bias", "boolean", "Boost branch files (default true)"),
-            LIMIT,
-        ),
-        required=("intent",),
-        read_only=True,
-        idempotent=True,
-        output=RESULTS,
-        method="smart_recall",
-        render="results.recalled",
-    ),
-    ToolSpec(
-        "memory_search",
-        "Recall with filters: category, tags (all must match), dates, path scope.",
-        (
-            Param("query"),
-            Param("category", enum=CATEGORIES),
-            TAGS,
-            FROM_DATE,
-            TO_DATE,
-            PATH_SCOPE,
-            BUDGET,
-            SESSION_BIAS,
-            LIMIT,
-        ),
-        read_only=True,
-        idempotent=True,
-        output=RESULTS,
-        method="search",
-        render="results.recalled",
-    ),
-    ToolSpec(
-        "memory_suggest",
-        "Entries related to a free-text context.",
-        (Param("context"), Param("limit", "integer", "Max results (5)", minimum=1)),
-        required=("context",),
-        read_only=True,
-        idempotent=True,
-        output=RESULTS,
-        method="suggest",
-        render="results.suggested",
-    ),
+    RECALL,
+    SMART_RECALL,
+    SEARCH,
+    SUGGEST,
     ToolSpec(
         "memory_forget",
         "soft (default): mark obsolete; hard: delete; restore; supersede by new_key.",
         (
-            KEY,
-            Param("action", enum=FORGET_ACTIONS),
-            Param("new_key", doc="Successor (supersede)"),
+            KEY.on_cli(argument=True, metavar="ID_OR_KEY"),
+            Param("action", enum=FORGET_ACTIONS).on_cli(
+                help="soft: mark obsolete; hard: delete; restore; supersede.", show_default=True
+            ),
+            Param("new_key", doc="Successor (supersede)").on_cli(
+                help="The entry that supersedes this one (with --action supersede)."
+            ),
         ),
         required=("key",),
         destructive=True,
         rename={"key": "id_or_key"},
         method="forget",
         render="results.forgotten",
+        command="forget",
+        help="Forget an entry (soft by default: it stays in history).",
     ),
     ToolSpec(
         "memory_stats",
@@ -160,61 +117,94 @@ CORE: tuple[ToolSpec, ...] = (
         output=STATS,
         method="stats",
         render="results.statistics",
+        command="stats",
+        help="Counts, TTL, quality, hit rate, duplicates.",
     ),
     ToolSpec(
         "memory_summary",
         "Save a file's summary (with summary) or get it (without).",
-        (Param("file"), Param("summary", aliases=("text",)), ALLOW_SECRETS),
+        (
+            Param("file").on_cli(argument=True),
+            Param("summary", aliases=("text",)).on_cli(
+                help="Save this summary (omit to show the saved one).", flags=("--text",)
+            ),
+            ALLOW_SECRETS,
+        ),
         required=("file",),
         destructive=True,
         idempotent=True,
         rename={"summary": "text"},
         method="summary",
         render="results.summarised",
+        command="summary",
+        help="Save or show the summary of a file.",
     ),
     ToolSpec(
         "memory_archive",
         "Move expired and stale (>30 days unused) entries to the archive.",
+        (
+            Param("older_than_days", "integer").on_cli(
+                help="Archive entries unused for this many days (default 30).", only=True
+            ),
+        ),
         destructive=True,
         idempotent=True,
         method="archive",
         render="results.archived",
+        command="archive",
+        help="Move stale (30+ days unused) and expired entries to archive.toon.",
     ),
     ToolSpec(
         "memory_diff",
         "Entries created or updated since 24h, 7d or YYYY-MM-DD.",
-        (Param("since", doc="Default 24h"), Param("type", enum=DIFF_TYPES)),
+        (
+            Param("since", doc="Default 24h").on_cli(
+                help="24h, 7d or YYYY-MM-DD.", show_default=True
+            ),
+            Param("type", enum=DIFF_TYPES).on_cli(show_default=True),
+        ),
         read_only=True,
         idempotent=True,
         output=DIFF,
         method="diff",
         render="results.changed",
+        command="diff",
+        help="Entries created or updated since a date.",
     ),
     ToolSpec(
         "memory_pin",
         "Pin an entry: it leads every recall, by priority (1 first).",
-        (KEY, Param("priority", "integer", minimum=1, maximum=5)),
+        (
+            KEY.on_cli(argument=True),
+            Param("priority", "integer", minimum=1, maximum=5).on_cli(
+                help="1 (first) to 5.", show_default=True
+            ),
+        ),
         required=("key",),
         idempotent=True,
         method="pin",
         render="results.pinned",
+        command="pin",
+        help="Pin an entry so it leads every recall.",
     ),
     ToolSpec(
         "memory_unpin",
         "Unpin an entry.",
-        (KEY,),
+        (KEY.on_cli(argument=True),),
         required=("key",),
         idempotent=True,
         method="unpin",
         render="results.unpinned",
+        command="unpin",
+        help="Remove an entry's pin.",
     ),
     ToolSpec(
         "memory_tag",
         "Add, remove or set tags on entries given by key or id.",
         (
-            Param("keys", doc="Keys or ids, comma separated", many=True),
-            Param("action", enum=TAG_ACTIONS),
-            TAGS,
+            Param("keys", doc="Keys or ids, comma separated", many=True).on_cli(argument=True),
+            Param("action", enum=TAG_ACTIONS).on_cli(default="add", show_default=True),
+            TAGS.on_cli(help='Tags separated by ";" or ",".'),
             ALLOW_SECRETS,
         ),
         required=("keys", "action", "tags"),
@@ -222,30 +212,26 @@ CORE: tuple[ToolSpec, ...] = (
         idempotent=True,
         method="tag",
         render="results.tagged",
+        command="tag",
+        help="Add, remove or set tags on entries (keys or ids separated by commas/spaces).",
     ),
-    ToolSpec(
-        "memory_graph_path",
-        "Shortest chain of links between two entries.",
-        (Param("from_key", aliases=("from",)), Param("to_key", aliases=("to",))),
-        required=("from_key", "to_key"),
-        read_only=True,
-        idempotent=True,
-        output=PATH,
-        method="graph_path",
-        render="results.path_found",
-    ),
+    GRAPH_PATH,
     ToolSpec(
         "memory_backup",
         "Timestamped full backup (newest 10 kept).",
         method="backup",
         render="results.backed_up",
+        command="backup",
+        help="Write a timestamped backup (the newest 10 are kept).",
     ),
     ToolSpec(
         "memory_checkpoint",
         "Checkpoint a long session: a backup plus a 7-day entry naming it.",
-        (Param("note", doc="What state this is"), ALLOW_SECRETS),
+        (Param("note", doc="What state this is").on_cli(help="What state this is."), ALLOW_SECRETS),
         method="checkpoint",
         render="results.checkpointed",
+        command="checkpoint",
+        help="A restorable backup plus a 7-day knowledge entry that names it.",
     ),
     ToolSpec(
         "memory_state",
@@ -264,16 +250,4 @@ CORE: tuple[ToolSpec, ...] = (
     ),
 )
 
-_PRIMER = ToolSpec(
-    "memory_primer",
-    "Session start: top entries, patterns, warnings, decisions, files changed.",
-    (
-        Param("limit", "integer", "Top entries (10)", minimum=1, maximum=100),
-        Param("budget_tokens", "integer", "Max tokens (1500; 0: none; min 50)", minimum=0),
-    ),
-    read_only=True,
-    idempotent=True,
-    method="primer",
-    render="results.primed",
-)
-CORE = (*CORE, _PRIMER)
+CORE = (*CORE, PRIMER)

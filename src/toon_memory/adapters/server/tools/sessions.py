@@ -1,6 +1,8 @@
 """The sessions tools: active sessions and soft conflicts, merged observations, captured activity.
 
-Invariant: pure data (no I/O, no ``mcp``); every enum is a core constant.
+Invariant: pure data (no I/O, no ``mcp``, no click); merge-sessions and captured also
+declare their CLI command (``command``, ``help``, ``Param.cli``); every enum is a core
+constant.
 """
 
 from __future__ import annotations
@@ -23,20 +25,29 @@ SESSIONS: tuple[ToolSpec, ...] = (
         "memory_merge_sessions",
         "Merge what parallel sessions observed about a file (near duplicates folded); "
         "promote saves each as a knowledge entry.",
-        (Param("file", doc="Project-relative path"), Param("promote", "boolean")),
+        (
+            Param("file", doc="Project-relative path").on_cli(argument=True),
+            Param("promote", "boolean").on_cli(help="Save each merged observation as a memory."),
+        ),
         required=("file",),
         method="sessions.merge",
         render="sessions.sessions_merged",
+        command="merge-sessions",
+        help="Merge what parallel sessions observed about FILE (near duplicates folded).",
     ),
     ToolSpec(
         "memory_captured",
         "Activity captured by hooks (when capture is on in config.json): list, or clear the log.",
         (
-            Param("action", enum=CAPTURED_ACTIONS),
-            Param("limit", "integer", "Newest events to list (50)", minimum=1),
+            Param("action", enum=CAPTURED_ACTIONS).on_cli(argument=True),
+            Param("limit", "integer", "Newest events to list (50)", minimum=1).on_cli(
+                help="Newest events to list.", show_default=True
+            ),
         ),
         destructive=True,
         method="sessions.captured",
         render="sessions.captured_shown",
+        command="captured",
+        help="Activity captured by hooks (capture on in config.json): list, or clear the log.",
     ),
 )
