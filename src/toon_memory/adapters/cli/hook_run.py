@@ -121,7 +121,6 @@ def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes
     """Do what ``action`` asks (one ``Memory.hook`` call); the line for stdout (``""``: none)."""
     from toon_memory.adapters.installer import parse_hook_payload
     from toon_memory.adapters.installer.replies import agent_from_env, agent_from_payload
-    from toon_memory.errors import InputError
     from toon_memory.memory.hooks import HookCall
     from toon_memory.model.checks import check_choice
     from toon_memory.system.processes import agent_pid
