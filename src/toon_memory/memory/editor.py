@@ -288,6 +288,10 @@ class Editor:
     ) -> list[Entry]:
         from toon_memory.rules.secrets import check_fields
 
+        limits = self.config().limits
+        joined = keys if isinstance(keys, str) else " ".join(map(str, keys or ()))
+        rules.check_text(joined, "keys", limits, "query_bytes")
+        rules.check_list(tags, "tags", ";,", limits)
         check_fields({"tags": tags}, allow_secrets)
         if action not in TAG_ACTIONS:
             raise InputError(

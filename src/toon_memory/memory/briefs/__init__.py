@@ -119,9 +119,12 @@ class Context:
         from toon_memory.memory.briefs.focusing import code_around
         from toon_memory.memory.briefs.results import Focus
         from toon_memory.model.clock import today
+        from toon_memory.rules.remember import check_text
         from toon_memory.search import RecallOptions
+        from toon_memory.store.config import load_config
 
-        text = " ".join(str(query or "").split())
+        limits = load_config(self.store.paths.config).limits
+        text = " ".join(check_text(query, "query", limits, "query_bytes").split())
         if not text:
             raise InputError("query", "must not be empty")
         budget = check_budget_tokens(budget_tokens)

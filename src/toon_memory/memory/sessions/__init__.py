@@ -164,11 +164,15 @@ class Sessions:
         from toon_memory.memory.sessions.reports import MergeReport
         from toon_memory.model.heartbeat import normalize_path
         from toon_memory.rules.curation import merge_observations, observation_draft
-        from toon_memory.rules.remember import draft_entry
+        from toon_memory.rules.remember import check_text, draft_entry
         from toon_memory.search.paths import normalise_path
+        from toon_memory.store.config import load_config
         from toon_memory.store.observations import file_observations
 
-        name = normalize_path(normalise_path(str(file or "")), self.root)
+        limits = load_config(self.store.paths.config).limits
+        name = normalize_path(
+            normalise_path(check_text(file, "file", limits, "file_chars")), self.root
+        )
         if not name:
             raise InputError("file", "must not be empty")
         found = file_observations(self.folder, name)
