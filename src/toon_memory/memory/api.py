@@ -292,7 +292,7 @@ class Memory:
         """The entries the graph viewer highlights for ``query`` (ranked; no access recorded)."""
         from toon_memory.search import RecallOptions, RecallResult
 
-        opts = RecallOptions(query=self._check_query(query, "query", None).strip())
+        opts = RecallOptions(query=self._check_query(query, "query", None).strip(), pins=False)
         if not opts.query:  # nothing to highlight: the viewer shows every entry as it is
             return RecallResult(opts.validated())
         return self._recaller.rank(opts)

@@ -129,7 +129,9 @@ class Context:
             raise InputError("query", "must not be empty")
         budget = check_budget_tokens(budget_tokens)
         engine = self._recaller.engine()
-        entries = engine.recall(RecallOptions(query=text, limit=FOCUS_ENTRIES), today=today())
+        entries = engine.recall(
+            RecallOptions(query=text, limit=FOCUS_ENTRIES, pins=False), today=today()
+        )
         found = code_around(self.root, text, entries.entries)
         return Focus(
             text, tuple(entries.entries), found.files, found.symbols, found.callers,

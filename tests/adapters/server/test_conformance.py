@@ -1,0 +1,90 @@
+"""The seeds' behaviour through the MCP client over stdio (issue 22: seed conformance).
+
+Each test drives a real server (``python -m toon_memory mcp``) with the calls the
+issue describes and checks what an agent reads back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client import Client
+from tests.adapters.server.helpers import make_project, stdio_params, text_of
+
+Call = tuple[str, dict[str, Any]]
+
+
+def play(project: Path, home: Path, calls: Sequence[Call]) -> list[Any]:
+    """The results of ``calls``, in order, from one stdio server."""
+
+    async def run() -> list[Any]:
+        async with Client(stdio_params(project, home)) as client:
+            return [await client.call_tool(name, arguments) for name, arguments in calls]
+
+    return anyio.run(run)
+
+
+def texts(project: Path, home: Path, calls: Sequence[Call]) -> list[str]:
+    return [text_of(result) for result in play(project, home, calls)]
+
+
+def remember(key: str, content: str, category: str = "decision", **more: Any) -> Call:
+    return "memory_remember", {"key": key, "content": content, "category": category, **more}
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> tuple[Path, Path]:
+    return make_project(tmp_path)
+
+
+# -- 1, 2: pins ---------------------------------------------------------------------
+PINS = [
+    remember("deploy-window", "Deploys happen on Tuesdays after the standup"),
+    remember("code-owners", "Every pull request needs a review from the team lead"),
+    remember("node-version", "The services run on Node 20 LTS in every environment"),
+    ("memory_pin", {"key": "deploy-window", "priority": 5}),
+    ("memory_pin", {"key": "code-owners", "priority": 4}),
+    ("memory_pin", {"key": "node-version", "priority": 3}),
+    remember("stripe-webhooks", "Verify stripe webhooks with the signing secret header"),
+    remember("stripe-retries", "Stripe webhooks are retried for three days; handlers idempotent"),
+    remember("jwt-auth", "JWT auth: access tokens expire after 15 minutes, refresh rotates"),
+    remember("redis-cache", "Redis caches sessions with a 1h TTL", category="pattern"),
+]
+
+
+def test_pins_never_fill_every_place_and_stay_out_of_suggest_focus_visualize(
+    places: tuple[Path, Path],
+) -> None:
+    out = texts(*places, [*PINS,
+        ("memory_suggest", {"context": "how do we verify stripe webhooks", "limit": 2}),
+        ("memory_recall", {"query": "verify stripe webhooks", "limit": 2}),
+        ("context_focus", {"query": "jwt auth"}),
+        ("memory_visualize", {"query": "redis"}),
+        ("memory_recall", {"query": "stripe webhooks", "budget": "tiny"}),
+    ])  # fmt: skip
+    suggest, recall, focus, visualize, tiny = out[len(PINS) :]
+    assert "stripe-webhooks" in suggest and "deploy-window" not in suggest
+    assert "code-owners" not in suggest
+    # recall: a pin leads, the best match keeps a place
+    assert recall.index("deploy-window") < recall.index("stripe-webhooks")
+    assert "code-owners" not in recall
+    assert "jwt-auth" in focus
+    assert not any(key in focus for key in ("deploy-window", "code-owners", "node-version"))
+    assert "redis-cache" in visualize and "1 entry matches" in visualize
+    assert "deploy-window" not in visualize
+    assert "stripe-webhooks" in tiny and "stripe-retries" in tiny
+
+
+def test_index_header_counts_what_it_lists(places: tuple[Path, Path]) -> None:
+    out = texts(*places, [*PINS,
+        ("memory_recall", {"query": "stripe", "mode": "index"}),
+        ("memory_recall", {"query": "zebra-kumquat", "mode": "index"}),
+    ])  # fmt: skip
+    matches, nothing = out[len(PINS) :]
+    assert matches.startswith("📇 Memory index (5 of 5 entries)"), matches
+    assert nothing.startswith("📇 Memory index (3 of 3 entries)"), nothing
