@@ -6,7 +6,6 @@ issue describes and checks what an agent reads back.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -88,3 +87,36 @@ def test_index_header_counts_what_it_lists(places: tuple[Path, Path]) -> None:
     matches, nothing = out[len(PINS) :]
     assert matches.startswith("📇 Memory index (5 of 5 entries)"), matches
     assert nothing.startswith("📇 Memory index (3 of 3 entries)"), nothing
+
+
+# -- 3: context_diff ----------------------------------------------------------------
+def test_context_diff_does_not_call_a_resaved_entry_forgotten(places: tuple[Path, Path]) -> None:
+    out = texts(*places, [
+        remember("use-zod", "Validate payloads with zod schemas"),
+        remember("use-zod", "Validate every payload with zod schemas in src/schemas"),
+        remember("old-lib", "Use yup for validation"),
+        ("memory_forget", {"key": "old-lib"}),
+        ("context_diff", {"since": "1d"}),
+    ])  # fmt: skip
+    diff = out[-1]
+    assert "forgotten [decision] use-zod" not in diff, diff
+    assert "forgotten [decision] old-lib" in diff, diff
+    assert "use-zod" in diff
+
+
+# -- 4: merge_sessions promote --------------------------------------------------------
+def test_promoting_merged_observations_dedups_against_the_memory(
+    places: tuple[Path, Path],
+) -> None:
+    project, home = places
+    results = play(project, home, [
+        remember("types-generated", "Types are generated from the OpenAPI schema by make types",
+                 category="knowledge", file="src/types.ts"),
+        ("memory_merge_sessions", {"file": "src/types.ts", "promote": True}),
+        ("memory_stats", {}),
+    ])  # fmt: skip
+    merged = text_of(results[1])
+    assert "Types are generated" in merged
+    assert "CONTRADICTION" not in merged and "Promoted" not in merged, merged
+    assert "Already in memory (not promoted again): types-generated" in merged
+    assert results[2].structured_content["active"] == 1
