@@ -1,8 +1,8 @@
 """Which entries move to ``archive.toon``.
 
 Invariant: only active entries are chosen, and the choice is deterministic.
-A manual archive takes entries whose TTL expired and entries older than 30
-days not recalled since; beyond the configured cap, the least useful
+A manual archive takes entries whose TTL expired and entries neither dated,
+changed (``updated``) nor recalled in the last 30 days; beyond the configured cap, the least useful
 (lowest quality, then least recalled, then oldest) go too. Automatic
 archiving (on remember) follows config.json only: expired TTL by default,
 age and cap when set. Pinned entries are never archived. No I/O.
@@ -28,7 +28,8 @@ class ArchiveResult:
 
 
 def _stale(entry: Entry, cutoff: str) -> bool:
-    last_use = max(entry.last_accessed, entry.date)
+    """Neither dated, changed nor recalled on or after ``cutoff`` (an ISO day)."""
+    last_use = max(entry.last_accessed[:10], entry.date[:10], entry.updated[:10])
     return last_use < cutoff
 
 

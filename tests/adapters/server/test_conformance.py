@@ -18,11 +18,13 @@ from tests.adapters.server.helpers import make_project, stdio_params, text_of
 Call = tuple[str, dict[str, Any]]
 
 
-def play(project: Path, home: Path, calls: Sequence[Call]) -> list[Any]:
+def play(
+    project: Path, home: Path, calls: Sequence[Call], env: dict[str, str] | None = None
+) -> list[Any]:
     """The results of ``calls``, in order, from one stdio server."""
 
     async def run() -> list[Any]:
-        async with Client(stdio_params(project, home)) as client:
+        async with Client(stdio_params(project, home, env)) as client:
             return [await client.call_tool(name, arguments) for name, arguments in calls]
 
     return anyio.run(run)
@@ -120,3 +122,21 @@ def test_promoting_merged_observations_dedups_against_the_memory(
     assert "CONTRADICTION" not in merged and "Promoted" not in merged, merged
     assert "Already in memory (not promoted again): types-generated" in merged
     assert results[2].structured_content["active"] == 1
+
+
+# -- 5: archive age -------------------------------------------------------------------
+def test_archive_counts_age_from_the_last_change(places: tuple[Path, Path]) -> None:
+    project, home = places
+    play(project, home, [
+        remember("old-edited", "Queue workers restart nightly"),
+        remember("old-untouched", "The staging database is reset weekly"),
+    ], env={"TOON_MEMORY_TODAY": "2026-05-01"})  # fmt: skip
+    out = texts(project, home, [
+        ("memory_forget", {"key": "old-edited", "action": "soft"}),
+        ("memory_forget", {"key": "old-edited", "action": "restore"}),
+        ("memory_archive", {}),
+        ("memory_recall", {"query": "queue workers restart"}),
+    ])  # fmt: skip
+    archived = out[2]
+    assert "old-untouched" in archived and "old-edited" not in archived, archived
+    assert "old-edited" in out[3]
