@@ -1,0 +1,47 @@
+"""The seeds' CLI spellings and small CLI answers (issue 22, items 9 and 13), as subprocesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import run_cli
+
+
+def test_export_without_a_file_writes_the_seeds_file_in_the_working_directory(
+    project: Path, tmp_path: Path
+) -> None:
+    run_cli("remember", "-c", "decision", "-k", "use-zod", "-m", "Validate payloads with zod",
+            project=project, check=True)  # fmt: skip
+    where = tmp_path / "elsewhere"
+    where.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "toon_memory", "--project", str(project), "export"],
+        cwd=where, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    written = where / "toon-memory-export.json"
+    assert "use-zod" in written.read_text(encoding="utf-8")
+    assert "toon-memory-export.json" in done.stdout
+
+
+def test_watch_takes_the_seeds_interval_and_short_flags(project: Path) -> None:
+    run_cli("remember", "-c", "decision", "-k", "use-zod", "-m", "Validate payloads with zod",
+            project=project, check=True)  # fmt: skip
+    env = {**os.environ, "TOON_MEMORY_PROJECT": str(project)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toon_memory", "watch", "15", "-c", "-m", "20", "--json"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    first = proc.stderr.readline()  # "watching ... every 15 min" once it runs
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, first + err
+    assert "every 15 min (max backups 20, compression on" in first, first
+    assert json.loads(out)["checks"] >= 0
+    assert run_cli("watch", "0", project=project, timeout=30).returncode == 2
