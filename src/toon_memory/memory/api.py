@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toon_memory.errors import InputError, NotFoundError, quote
-from toon_memory.memory.editor import Editor, find_entry
+from toon_memory.memory.editor import Editor, Unpinned, find_entry
 from toon_memory.memory.maintenance import Checkpoint, InitResult, Maintenance
 from toon_memory.memory.recaller import PRIMER_TOP, Primer, Recaller
 from toon_memory.memory.transfer import ImportReport, Transfer
@@ -184,9 +184,9 @@ class Memory:
         level = int(rules.check_number(priority, "priority", 1, 5, int))
         return self._editor.update(key, "key", lambda e: setattr(e, "priority", level))
 
-    def unpin(self, key: str) -> Entry:
-        """Remove an entry's pin."""
-        return self._editor.update(key, "key", lambda e: setattr(e, "priority", 0))
+    def unpin(self, key: str) -> Unpinned:
+        """Remove an entry's pin (an entry with none is left as it is)."""
+        return self._editor.unpin(key)
 
     def tag(
         self, keys: str | Sequence[str], action: str, tags: object, allow_secrets: bool = False

@@ -10,12 +10,12 @@ newest ``historyVersions`` superseded versions of a key (config.json).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from toon_memory.errors import InputError, NotFoundError, quote
-from toon_memory.model.clock import now_iso, today
+from toon_memory.model.clock import is_expired, now_iso, today
 from toon_memory.model.entry import (
     FORGET_ACTIONS,
     TAG_ACTIONS,
@@ -61,6 +61,14 @@ def _all_entries(state: State) -> list[Entry]:
     return list(state.entries.values())
 
 
+@dataclass(frozen=True)
+class Unpinned:
+    """``Memory.unpin``: the entry, and whether it had a pin to remove (if not, no write)."""
+
+    entry: Entry
+    was_pinned: bool
+
+
 class Editor:
     """Applies changes to one memory through its store."""
 
@@ -86,6 +94,11 @@ class Editor:
         result = self.store.mutate(lambda state: self._apply_remember(state, draft, config, near))
         result.inferred_tags = inferred
         result.related = [e for e in near if e.key != result.entry.key][:3]
+        if draft.entry.ttl and is_expired(draft.entry.ttl, today()):
+            result.warnings.append(
+                f"TTL {draft.entry.ttl} is already past: the entry is expired at once "
+                "(hidden from recall, archived by the next archive)"
+            )
         return result
 
     def _apply_remember(
@@ -139,6 +152,12 @@ class Editor:
         return chosen
 
     # -- single-entry changes ---------------------------------------------
+    def unpin(self, key: str) -> Unpinned:
+        entry = find_entry(self.store.state(), key, "key")
+        if not entry.priority:
+            return Unpinned(entry.copy(), False)
+        return Unpinned(self.update(key, "key", lambda e: setattr(e, "priority", 0)), True)
+
     def update(self, id_or_key: str, field: str, change: Callable[[Entry], Any]) -> Entry:
         """Apply ``change`` to a copy of one entry and save it."""
 

@@ -45,3 +45,25 @@ def test_watch_takes_the_seeds_interval_and_short_flags(project: Path) -> None:
     assert "every 15 min (max backups 20, compression on" in first, first
     assert json.loads(out)["checks"] >= 0
     assert run_cli("watch", "0", project=project, timeout=30).returncode == 2
+
+
+SEED_FILE = """version: 1
+entries[2|]{id|category|key|content|file|tags|date|ttl|accessed|links|quality|confidence|lastAccessed|priority|path_scope|origin|status|supersededOn|importance|evidence}:
+  a1b2c3d4|decision|use-zod|Use Zod for validation|src/types.ts|validation;types|2026-07-10||0||0.65|1.0||0||agent|active|||verified
+  i9j0k1l2|bug|redis-pool-fix|Added max_connections=20 (see [[use-zod]])|redis.ts|redis;fix|2026-07-10|7d|0|use-zod|0.70|0.9||0||agent|active|||conflict
+summaries:
+  src/services/redis.ts: Redis connection pool with retry logic
+"""
+
+
+def test_import_of_the_seed_format_keeps_a_relative_ttl_and_a_clean_summary(
+    project: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "data.toon"
+    source.write_text(SEED_FILE, encoding="utf-8")
+    run_cli("import", str(source), project=project, check=True)
+    entry = json.loads(run_cli("get", "redis-pool-fix", "--json", project=project,
+                               check=True).stdout)["entries"][0]  # fmt: skip
+    assert entry["ttl"] == "2026-07-17", entry  # 7 days from the entry's date
+    summary = run_cli("summary", "src/services/redis.ts", project=project, check=True).stdout
+    assert "()" not in summary and "Redis connection pool with retry logic" in summary

@@ -140,3 +140,35 @@ def test_archive_counts_age_from_the_last_change(places: tuple[Path, Path]) -> N
     archived = out[2]
     assert "old-untouched" in archived and "old-edited" not in archived, archived
     assert "old-edited" in out[3]
+
+
+# -- 13: small ones -------------------------------------------------------------------
+def test_unpin_of_an_entry_without_a_pin_says_so(places: tuple[Path, Path]) -> None:
+    out = texts(*places, [
+        remember("use-zod", "Validate payloads with zod"),
+        ("memory_unpin", {"key": "use-zod"}),
+        ("memory_pin", {"key": "use-zod"}),
+        ("memory_unpin", {"key": "use-zod"}),
+    ])  # fmt: skip
+    assert "was not pinned" in out[1] and not out[1].startswith("Unpinned"), out[1]
+    assert out[3].startswith("Unpinned use-zod")
+
+
+def test_a_ttl_already_past_is_saved_with_a_warning(places: tuple[Path, Path]) -> None:
+    out = texts(*places, [
+        remember("old-flag", "The beta flag is on", ttl="2026-01-01"),
+        remember("new-flag", "The gamma flag is on", ttl="2026-12-31"),
+    ])  # fmt: skip
+    assert "⚠️ TTL 2026-01-01 is already past" in out[0], out[0]
+    assert "already past" not in out[1]
+
+
+def test_related_entries_on_save_share_a_term(places: tuple[Path, Path]) -> None:
+    out = texts(*places, [*PINS,
+        remember("stripe-signing", "Renew the stripe signing secret each quarter"),
+    ])  # fmt: skip
+    saved = out[-1]
+    related = saved[saved.index("Related") :] if "Related" in saved else ""
+    assert "stripe-webhooks" in related, saved
+    assert not any(k in related for k in ("deploy-window", "code-owners", "node-version",
+                                          "jwt-auth", "redis-cache")), saved  # fmt: skip
