@@ -6,6 +6,7 @@ issue describes and checks what an agent reads back.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -172,3 +173,29 @@ def test_related_entries_on_save_share_a_term(places: tuple[Path, Path]) -> None
     assert "stripe-webhooks" in related, saved
     assert not any(k in related for k in ("deploy-window", "code-owners", "node-version",
                                           "jwt-auth", "redis-cache")), saved  # fmt: skip
+
+
+# -- 11: context_focus on a file path -------------------------------------------------
+def test_focus_on_a_file_path_lists_the_files_that_import_it(places: tuple[Path, Path]) -> None:
+    project, home = places
+    (project / ".git").rmdir()
+    files = {
+        "src/auth/jwt.ts": "export function verifyToken(t: string) { return t }\n",
+        "src/api/login.ts": "import { verifyToken } from '../auth/jwt';\nverifyToken('x');\n",
+        "src/api/admin.ts": "import * as jwt from '@/auth/jwt.ts';\n",
+        "src/other.ts": "export const jwtless = 1;\n",
+        "tests/auth/jwt.test.ts": "import { verifyToken } from '../../src/auth/jwt';\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text, encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=project, check=True)
+    out = texts(project, home, [
+        remember("jwt-expiry", "JWT access tokens expire after 15 minutes", file="src/auth/jwt.ts"),
+        ("context_focus", {"query": "src/auth/jwt.ts"}),
+    ])  # fmt: skip
+    focus = out[-1]
+    callers = focus[focus.index("## Callers") :] if "## Callers" in focus else ""
+    assert "src/api/login.ts" in callers and "src/api/admin.ts" in callers, focus
+    assert "src/other.ts" not in callers and "src/auth/jwt.ts:" not in callers
