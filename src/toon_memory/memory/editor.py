@@ -69,6 +69,10 @@ class Unpinned:
     was_pinned: bool
 
 
+#: The quality of a new entry saved with ``verbatim`` on (not scored; neither low nor high).
+UNSCORED_QUALITY = 0.5
+
+
 class Editor:
     """Applies changes to one memory through its store."""
 
@@ -85,7 +89,7 @@ class Editor:
         """Create or merge the entry of a validated draft."""
         config = config or self.config()
         inferred: list[str] = []
-        if not draft.explicit_tags:
+        if not draft.explicit_tags and not config.verbatim:
             inferred = infer_tags(f"{draft.entry.key} {draft.entry.content}", config.vocab)
             draft.entry.tags = list(inferred)
         # One search, before the lock: the nearest entries give both the
@@ -122,7 +126,10 @@ class Editor:
             new.id = rules.new_id(state.entries)
         conflicts = find_conflicts(new, near)
         new.evidence = evidence_level(new, conflicts, lambda p: (self.root / p).exists())
-        new.quality = max(quality_score(new, today()), existing.quality if existing else 0.0)
+        if config.verbatim:  # not scored: the entry keeps the quality it had, else neutral
+            new.quality = existing.quality if existing else UNSCORED_QUALITY
+        else:
+            new.quality = max(quality_score(new, today()), existing.quality if existing else 0.0)
         ops.append(journal.put(state.persisted_row(new)))
         result = RememberResult(
             new, created=existing is None, merged=existing is not None, history=history

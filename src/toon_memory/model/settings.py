@@ -18,6 +18,9 @@ work, and an input over one is refused naming the field and the setting:
     importBytes    134217728  a file to import (128 MiB)
     importDepth    32         nesting of a JSON file to import
 
+``verbatim`` (default off): save entries as given, without tag inference or
+quality scoring (a new entry's quality is then a neutral 0.5).
+
 ``historyVersions`` (default 20) is how many superseded versions of one key
 are kept; older ones are dropped, so ``as_of`` reaches back that many changes.
 """
@@ -69,6 +72,8 @@ class Config:
     session_window_minutes: int = 10
     #: Hooks append agent activity to captured.jsonl (``capture``, off by default).
     capture: bool = False
+    #: Save entries as given: no tag inference, no quality scoring (``verbatim``, off).
+    verbatim: bool = False
     #: Most tokens a hook injects into the agent's context (``hookBudgetTokens``).
     hook_budget_tokens: int = 1500
     #: How much one call may ask for (``limits``).
@@ -95,6 +100,7 @@ def config_from_dict(data: dict[str, Any], path: Path) -> Config:
         )
         or 10,
         capture=data.get("capture") is True,
+        verbatim=data.get("verbatim") is True,
         hook_budget_tokens=_whole(data.get("hookBudgetTokens"), path, "hookBudgetTokens") or 1500,
         limits=_limits(data.get("limits"), path),
         history_versions=_whole(data.get("historyVersions"), path, "historyVersions")

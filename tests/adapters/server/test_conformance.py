@@ -6,6 +6,7 @@ issue describes and checks what an agent reads back.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -199,3 +200,20 @@ def test_focus_on_a_file_path_lists_the_files_that_import_it(places: tuple[Path,
     callers = focus[focus.index("## Callers") :] if "## Callers" in focus else ""
     assert "src/api/login.ts" in callers and "src/api/admin.ts" in callers, focus
     assert "src/other.ts" not in callers and "src/auth/jwt.ts:" not in callers
+
+
+# -- 10: config.verbatim --------------------------------------------------------------
+def test_verbatim_skips_tag_inference_and_quality_scoring(places: tuple[Path, Path]) -> None:
+    project, home = places
+    content = "Stripe webhooks are verified with the signing secret in src/payments/hooks.ts"
+    scored = text_of(play(project, home, [remember("scored", content)])[0])
+    assert "Inferred tags" in scored, scored
+    folder = project / ".toon-memory" / "memory"
+    (folder / "config.json").write_text(json.dumps({"verbatim": True}), encoding="utf-8")
+    results = play(project, home, [
+        remember("as-given", content),
+        ("memory_recall", {"ids": "as-given", "budget": "deep"}),
+    ])  # fmt: skip
+    saved = text_of(results[0])
+    assert "Inferred tags" not in saved and "Quality: 0.50" in saved, saved
+    assert "payment" not in text_of(results[1]).split("Tags")[-1][:80]
