@@ -217,3 +217,30 @@ def test_verbatim_skips_tag_inference_and_quality_scoring(places: tuple[Path, Pa
     saved = text_of(results[0])
     assert "Inferred tags" not in saved and "Quality: 0.50" in saved, saved
     assert "payment" not in text_of(results[1]).split("Tags")[-1][:80]
+
+
+# -- 6: global memory -----------------------------------------------------------------
+def test_global_export_shares_conventions_and_import_counts_what_it_brought(
+    tmp_path: Path,
+) -> None:
+    one, home = make_project(tmp_path / "one")
+    two, _ = make_project(tmp_path / "two")
+    exported = texts(one, home, [
+        remember("use-zod", "Validate payloads with zod"),
+        remember("use-zod", "Validate every payload with zod schemas"),
+        remember("tabs-not-spaces", "Indent with tabs", category="pattern"),
+        ("memory_pin", {"key": "tabs-not-spaces"}),
+        ("memory_checkpoint", {"note": "before the refactor"}),
+        ("memory_export_global", {}),
+    ])[-1]  # fmt: skip
+    assert "2 entries added" in exported, exported
+    imported = play(two, home, [
+        remember("own-rule", "Deploy on Tuesdays"),
+        ("memory_import_global", {"merge": True}),
+        ("memory_recall", {"query": "tabs zod checkpoint", "budget": "deep"}),
+        ("memory_stats", {}),
+    ])  # fmt: skip
+    report = text_of(imported[1])
+    assert "2 entries added" in report and "0 unchanged" in report, report
+    assert imported[3].structured_content["active"] == 3
+    assert "📌" not in text_of(imported[2]) and "checkpoint-" not in text_of(imported[2])
