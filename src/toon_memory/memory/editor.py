@@ -145,7 +145,10 @@ class Editor:
         return ops, result
 
     def _auto_archive(self, state: State, config: Config, exclude: str) -> list[Entry]:
-        only_expired = not (config.archive_after_days or config.archive_cap)
+        if config.archive_max_entries and exclude not in state.entries:  # a new entry counts
+            config = replace(config, archive_max_entries=max(1, config.archive_max_entries - 1))
+        over = config.archive_max_entries and len(state.keys) > config.archive_max_entries
+        only_expired = not (config.archive_after_days or over)
         day = today().isoformat()
         if only_expired and (
             not config.archive_expired or not state.ttl_floor or state.ttl_floor >= day

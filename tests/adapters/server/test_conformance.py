@@ -244,3 +244,40 @@ def test_global_export_shares_conventions_and_import_counts_what_it_brought(
     assert "2 entries added" in report and "0 unchanged" in report, report
     assert imported[3].structured_content["active"] == 3
     assert "📌" not in text_of(imported[2]) and "checkpoint-" not in text_of(imported[2])
+
+
+# -- 8: the seeds' 100+ auto-archive rule ---------------------------------------------
+def test_over_max_entries_the_least_used_move_to_the_archive(places: tuple[Path, Path]) -> None:
+    project, home = places
+    folder = project / ".toon-memory" / "memory"
+    folder.mkdir(parents=True)
+    (folder / "config.json").write_text(json.dumps({"autoArchive": {"maxEntries": 4}}))
+    topics = ["kafka topics", "grpc deadlines", "sentry sampling", "terraform state",
+              "docker layers", "nginx buffers"]  # fmt: skip
+    notes = [remember(f"note-{n}", f"Notes about {t}") for n, t in enumerate(topics)]
+    calls: list[Call] = [*notes[:4], ("memory_pin", {"key": "note-0"}),
+                         ("memory_recall", {"query": "sentry sampling", "limit": 1}),
+                         ("memory_recall", {"query": "terraform state", "limit": 1}),
+                         *notes[4:]]  # fmt: skip
+    results = play(project, home, [*calls,
+        ("memory_stats", {}),
+        ("memory_search", {"query": "grpc deadlines", "from_date": "2026-01-01"}),
+        ("memory_forget", {"key": "note-1", "action": "restore"}),
+        ("memory_stats", {}),
+    ])  # fmt: skip
+    saved = [text_of(r) for r in results[: len(calls)]]
+    assert "📦 Auto-archived 1: note-1" in saved[-2], saved[-2]  # moved at a remember
+    assert "📦 Auto-archived 1: note-4" in saved[-1], saved[-1]
+    assert results[-4].structured_content["active"] == 4
+    assert "note-1" in text_of(results[-3])  # still searchable (a dated search reads the archive)
+    assert not results[-2].is_error and results[-1].structured_content["active"] == 5
+
+
+def test_max_entries_zero_turns_the_cap_off(places: tuple[Path, Path]) -> None:
+    project, home = places
+    folder = project / ".toon-memory" / "memory"
+    folder.mkdir(parents=True)
+    (folder / "config.json").write_text(json.dumps({"autoArchive": {"maxEntries": 0}}))
+    calls = [remember(f"note-{n}", f"Note number {n} about service {n}") for n in range(6)]
+    results = play(project, home, [*calls, ("memory_archive", {}), ("memory_stats", {})])
+    assert results[-1].structured_content["active"] == 6, text_of(results[-2])
