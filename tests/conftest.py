@@ -63,3 +63,11 @@ def run_cli(*args: str, project: Path | None = None, check: bool = False,
     if check and done.returncode != 0:
         raise AssertionError(f"exit {done.returncode}\nstdout:{done.stdout}\nstderr:{done.stderr}")
     return done
+
+
+def no_entry_cap(project: Path) -> None:
+    """Turn the 100-entry auto-archive cap off in ``project``'s config.json (for tests that
+    need a memory past the eager-compaction size, hundreds of entries, to stay that big)."""
+    folder = project / ".toon-memory" / "memory"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text('{"autoArchive": {"maxEntries": 0}}\n', encoding="utf-8")

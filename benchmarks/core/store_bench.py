@@ -88,6 +88,8 @@ def synthetic_memory(root: Path, n: int) -> None:
     paths = MemoryPaths.for_project(root)
     paths.folder.mkdir(parents=True, exist_ok=True)
     paths.data.write_text(encode_document(entries, []))
+    # The measured memory keeps all n entries (the 100-entry auto-archive cap is off).
+    paths.config.write_text('{"autoArchive": {"maxEntries": 0}}\n')
 
 
 def _cli(root: Path, *args: str) -> float:

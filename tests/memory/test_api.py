@@ -119,7 +119,7 @@ def test_pin_tag_summary(memory: Memory) -> None:
     assert memory.pin("a", 2).priority == 2
     with pytest.raises(InputError):
         memory.pin("a", 9)
-    assert memory.unpin("a").priority == 0
+    assert memory.unpin("a").entry.priority == 0 and not memory.unpin("a").was_pinned
     memory.tag("a,b", "add", "shared")
     assert memory.get("b").tags == ["y", "shared"]
     memory.tag(["a"], "remove", "x")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import toon_format
-from tests.conftest import run_cli
+from tests.conftest import no_entry_cap, run_cli
 
 WRITER = """
 import sys
@@ -44,6 +44,7 @@ def test_parallel_cli_writers_lose_nothing(project: Path, large: bool) -> None:
     writers, each = 4, 15
     env = dict(os.environ, TOON_MEMORY_PROJECT=str(project))
     if large:  # pre-fill past the eager-compaction size so writes go to the journal
+        no_entry_cap(project)
         rows = [{"key": f"seed-{n}", "content": "seed " + "y" * 200} for n in range(400)]
         (project / "seed.json").write_text(json.dumps(rows))
         run_cli("import", str(project / "seed.json"), project=project, check=True)

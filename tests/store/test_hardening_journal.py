@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.conftest import run_cli
+from tests.conftest import no_entry_cap, run_cli
 
 from toon_memory import Memory
 from toon_memory.store import journal
@@ -27,6 +27,7 @@ TORN = b'{"op":"put","entry":{"id":"deadbeef","key":"to\n'
 
 def journaling_memory(project: Path) -> Memory:
     """A memory past the eager-compaction size, so new writes stay in journal.jsonl."""
+    no_entry_cap(project)
     memory = Memory(project)
     rows = [{"key": f"seed-{n}", "content": "seed " + "y" * 200} for n in range(400)]
     memory.import_rows(rows)

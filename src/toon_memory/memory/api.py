@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toon_memory.errors import InputError, NotFoundError
-from toon_memory.memory.editor import Editor, find_entry
+from toon_memory.memory.editor import Editor, Unpinned, find_entry
 from toon_memory.memory.maintenance import Checkpoint, InitResult, Maintenance
 from toon_memory.memory.recaller import PRIMER_TOP, Primer, Recaller
 from toon_memory.memory.transfer import ImportReport, Transfer
@@ -190,9 +190,9 @@ class Memory:
         level = check_whole(priority, "priority", 1, 5)
         return self._editor.update(key, "key", lambda e: setattr(e, "priority", level))
 
-    def unpin(self, key: str) -> Entry:
-        """Remove an entry's pin."""
-        return self._editor.update(key, "key", lambda e: setattr(e, "priority", 0))
+    def unpin(self, key: str) -> Unpinned:
+        """Remove an entry's pin (an entry with none is left as it is)."""
+        return self._editor.unpin(key)
 
     def tag(
         self, keys: str | Sequence[str], action: str, tags: object, allow_secrets: bool = False
@@ -236,6 +236,8 @@ class Memory:
         from toon_memory.rules.secrets import check_fields
         from toon_memory.store.hot_state import apply_action
 
+        joined = value if value is None or isinstance(value, str) else " ".join(map(str, value))
+        rules.check_text(joined, "value", self.config.limits)
         check_fields({"value": value if action in ("set", "add") else None}, allow_secrets)
         return apply_action(self.root, action, field, value)
 
@@ -255,6 +257,7 @@ class Memory:
         from toon_memory.search import RecallOptions
 
         query = self._check_query(query, "query", limit)
+        self._check_filters(ids, path_scope, tags)
         opts = RecallOptions(
             query=query, mode=mode, hops=hops, limit=limit,
             ids=ids if ids is None or isinstance(ids, str) else tuple(ids), budget=budget,
@@ -297,7 +300,7 @@ class Memory:
         """The entries the graph viewer highlights for ``query`` (ranked; no access recorded)."""
         from toon_memory.search import RecallOptions, RecallResult
 
-        opts = RecallOptions(query=str(query or "").strip())
+        opts = RecallOptions(query=self._check_query(query, "query", None).strip(), pins=False)
         if not opts.query:  # nothing to highlight: the viewer shows every entry as it is
             return RecallResult(opts.validated())
         return self._recaller.rank(opts)
@@ -313,6 +316,15 @@ class Memory:
         if limit is not None:
             check_limit(limit, MAX_LIMIT)
         return rules.check_text(text, field, self.config.limits, "query_bytes")
+
+    def _check_filters(self, ids: object, path_scope: object, tags: object) -> None:
+        """Recall filters within their limits, before any work (``ids`` as a query)."""
+        limits = self.config.limits
+        many = ids if ids is None or isinstance(ids, str) else " ".join(map(str, ids))  # type: ignore[call-overload]
+        rules.check_text(many, "ids", limits, "query_bytes")
+        rules.check_text(path_scope, "path_scope", limits, "file_chars")
+        if tags:
+            rules.check_list(tags, "tags", ";,", limits)
 
     def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
         """The shortest chain of links between two entries (empty when none)."""

@@ -10,13 +10,13 @@ newest ``historyVersions`` superseded versions of a key (config.json).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from toon_memory.errors import InputError, NotFoundError, quote
 from toon_memory.model.checks import check_choice, check_whole
-from toon_memory.model.clock import now_iso, today
+from toon_memory.model.clock import is_expired, now_iso, today
 from toon_memory.model.entry import (
     FORGET_ACTIONS,
     TAG_ACTIONS,
@@ -62,6 +62,18 @@ def _all_entries(state: State) -> list[Entry]:
     return list(state.entries.values())
 
 
+@dataclass(frozen=True)
+class Unpinned:
+    """``Memory.unpin``: the entry, and whether it had a pin to remove (if not, no write)."""
+
+    entry: Entry
+    was_pinned: bool
+
+
+#: The quality of a new entry saved with ``verbatim`` on (not scored; neither low nor high).
+UNSCORED_QUALITY = 0.5
+
+
 class Editor:
     """Applies changes to one memory through its store."""
 
@@ -78,7 +90,7 @@ class Editor:
         """Create or merge the entry of a validated draft."""
         config = config or self.config()
         inferred: list[str] = []
-        if not draft.explicit_tags:
+        if not draft.explicit_tags and not config.verbatim:
             inferred = infer_tags(f"{draft.entry.key} {draft.entry.content}", config.vocab)
             draft.entry.tags = list(inferred)
         # One search, before the lock: the nearest entries give both the
@@ -87,6 +99,11 @@ class Editor:
         result = self.store.mutate(lambda state: self._apply_remember(state, draft, config, near))
         result.inferred_tags = inferred
         result.related = [e for e in near if e.key != result.entry.key][:3]
+        if draft.entry.ttl and is_expired(draft.entry.ttl, today()):
+            result.warnings.append(
+                f"TTL {draft.entry.ttl} is already past: the entry is expired at once "
+                "(hidden from recall, archived by the next archive)"
+            )
         return result
 
     def _apply_remember(
@@ -110,7 +127,10 @@ class Editor:
             new.id = rules.new_id(state.entries)
         conflicts = find_conflicts(new, near)
         new.evidence = evidence_level(new, conflicts, lambda p: (self.root / p).exists())
-        new.quality = max(quality_score(new, today()), existing.quality if existing else 0.0)
+        if config.verbatim:  # not scored: the entry keeps the quality it had, else neutral
+            new.quality = existing.quality if existing else UNSCORED_QUALITY
+        else:
+            new.quality = max(quality_score(new, today()), existing.quality if existing else 0.0)
         ops.append(journal.put(state.persisted_row(new)))
         result = RememberResult(
             new, created=existing is None, merged=existing is not None, history=history
@@ -126,7 +146,10 @@ class Editor:
         return ops, result
 
     def _auto_archive(self, state: State, config: Config, exclude: str) -> list[Entry]:
-        only_expired = not (config.archive_after_days or config.archive_cap)
+        if config.archive_max_entries and exclude not in state.entries:  # a new entry counts
+            config = replace(config, archive_max_entries=max(1, config.archive_max_entries - 1))
+        over = config.archive_max_entries and len(state.keys) > config.archive_max_entries
+        only_expired = not (config.archive_after_days or over)
         day = today().isoformat()
         if only_expired and (
             not config.archive_expired or not state.ttl_floor or state.ttl_floor >= day
@@ -140,6 +163,12 @@ class Editor:
         return chosen
 
     # -- single-entry changes ---------------------------------------------
+    def unpin(self, key: str) -> Unpinned:
+        entry = find_entry(self.store.state(), key, "key")
+        if not entry.priority:
+            return Unpinned(entry.copy(), False)
+        return Unpinned(self.update(key, "key", lambda e: setattr(e, "priority", 0)), True)
+
     def update(self, id_or_key: str, field: str, change: Callable[[Entry], Any]) -> Entry:
         """Apply ``change`` to a copy of one entry and save it."""
 
@@ -286,6 +315,10 @@ class Editor:
     ) -> list[Entry]:
         from toon_memory.rules.secrets import check_fields
 
+        limits = self.config().limits
+        joined = keys if isinstance(keys, str) else " ".join(map(str, keys or ()))
+        rules.check_text(joined, "keys", limits, "query_bytes")
+        rules.check_list(tags, "tags", ";,", limits)
         check_fields({"tags": tags}, allow_secrets)
         action = check_choice(action, "action", TAG_ACTIONS)
         names, wanted = split_list(keys, " ,;"), split_list(tags, ";,")

@@ -101,6 +101,19 @@ class FileMerge:
                 "history": self.history, "notes": list(self.notes)}  # fmt: skip
 
 
+def _is_convention(entry: Entry) -> bool:
+    """What the global memory shares: active entries, but no session checkpoint."""
+    checkpoint = "checkpoint" in entry.tags and entry.key.startswith("checkpoint-")
+    return entry.active and not checkpoint
+
+
+def _shared(entry: Entry) -> Entry:
+    """A copy for another project: without this project's pin."""
+    copy = entry.copy()
+    copy.priority = 0
+    return copy
+
+
 def _row_of(entry: Entry) -> dict[str, Any]:
     return entry.to_row()
 
@@ -110,6 +123,7 @@ def _merge_ops(state: State, incoming: list[Entry], summaries: list[Summary],
     """The journal ops that bring ``incoming`` into ``state`` with the merge rules."""
     merged = merge_entries2(list(state.entries.values()), incoming)
     made = {id(e) for e in merged.history}
+    brought = {(e.id, e.key) for e in incoming}
     ops: list[journal.Op] = []
     for entry in merged.entries:
         old = state.entries.get(entry.id)
@@ -120,7 +134,7 @@ def _merge_ops(state: State, incoming: list[Entry], summaries: list[Summary],
         elif _row_of(old) != _row_of(entry):
             ops.append(journal.put(state.persisted_row(entry)))
             report.updated += 1
-        else:
+        elif (entry.id, entry.key) in brought:  # the target's own entries are not counted
             report.unchanged += 1
     kept = {e.id for e in merged.entries}
     ops.extend(journal.delete(entry_id) for entry_id in state.entries if entry_id not in kept)
@@ -223,7 +237,7 @@ class Sharing:
         target = self._global_store()
         if self.store.encrypted() and not target.encrypted():
             _refuse_clear_copy("an export to the global memory (which is not encrypted)")
-        entries = [e.copy() for e in self.store.state().entries.values()]
+        entries = [_shared(e) for e in self.store.state().entries.values() if _is_convention(e)]
         report = SyncReport(str(self.store.paths.folder), str(target.paths.folder))
         return merge_into(target, entries, [], report, allow_secrets)
 

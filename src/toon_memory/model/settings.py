@@ -18,6 +18,14 @@ work, and an input over one is refused naming the field and the setting:
     importBytes    134217728  a file to import (128 MiB)
     importDepth    32         nesting of a JSON file to import
 
+``autoArchive`` (every key optional): ``expired`` (default true) archives
+expired entries; ``afterDays`` (default 0, off) entries unused that long;
+``maxEntries`` (default 100; 0 turns it off; ``cap`` is its old name) the
+oldest, least used non-pinned entries beyond that many active ones.
+
+``verbatim`` (default off): save entries as given, without tag inference or
+quality scoring (a new entry's quality is then a neutral 0.5).
+
 ``historyVersions`` (default 20) is how many superseded versions of one key
 are kept; older ones are dropped, so ``as_of`` reaches back that many changes.
 """
@@ -32,6 +40,8 @@ from toon_memory.errors import FIX_ADVICE, CorruptFileError, quote
 
 MERGE_MODES = ("replace", "keep-first")
 HISTORY_VERSIONS = 20
+#: The seeds' "100+ entries" auto-archive point (``autoArchive.maxEntries``).
+MAX_ENTRIES = 100
 
 
 @dataclass(frozen=True)
@@ -63,12 +73,15 @@ class Config:
     merge: str = "replace"
     archive_expired: bool = True
     archive_after_days: int = 0
-    archive_cap: int = 0
+    #: Active entries kept before the oldest, least used go to the archive (0: no cap).
+    archive_max_entries: int = MAX_ENTRIES
     vocab: dict[str, list[str]] = field(default_factory=dict)
     #: Sessions seen within this many minutes are active (``sessionWindowMinutes``).
     session_window_minutes: int = 10
     #: Hooks append agent activity to captured.jsonl (``capture``, off by default).
     capture: bool = False
+    #: Save entries as given: no tag inference, no quality scoring (``verbatim``, off).
+    verbatim: bool = False
     #: Most tokens a hook injects into the agent's context (``hookBudgetTokens``).
     hook_budget_tokens: int = 1500
     #: How much one call may ask for (``limits``).
@@ -88,18 +101,27 @@ def config_from_dict(data: dict[str, Any], path: Path) -> Config:
         merge=merge if merge in MERGE_MODES else "replace",
         archive_expired=bool(auto.get("expired", True)),
         archive_after_days=_whole(auto.get("afterDays"), path, "autoArchive.afterDays"),
-        archive_cap=_whole(auto.get("cap"), path, "autoArchive.cap"),
+        archive_max_entries=_max_entries(auto, path),
         vocab={str(k): [str(w) for w in v] for k, v in vocab.items() if isinstance(v, list)},
         session_window_minutes=_whole(
             data.get("sessionWindowMinutes"), path, "sessionWindowMinutes"
         )
         or 10,
         capture=data.get("capture") is True,
+        verbatim=data.get("verbatim") is True,
         hook_budget_tokens=_whole(data.get("hookBudgetTokens"), path, "hookBudgetTokens") or 1500,
         limits=_limits(data.get("limits"), path),
         history_versions=_whole(data.get("historyVersions"), path, "historyVersions")
         or HISTORY_VERSIONS,
     )
+
+
+def _max_entries(auto: dict[str, Any], path: Path) -> int:
+    """``autoArchive.maxEntries`` (legacy ``cap``): missing means 100, 0 turns the cap off."""
+    key = "maxEntries" if "maxEntries" in auto else "cap"
+    if auto.get(key) is None:
+        return MAX_ENTRIES
+    return _whole(auto[key], path, f"autoArchive.{key}")
 
 
 def _limits(raw: Any, path: Path) -> Limits:

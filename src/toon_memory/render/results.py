@@ -25,6 +25,7 @@ from toon_memory.render.core import (
 )
 
 if TYPE_CHECKING:
+    from toon_memory.memory.editor import Unpinned
     from toon_memory.memory.maintenance import Checkpoint, InitResult
     from toon_memory.memory.recaller import Primer
     from toon_memory.memory.transfer import ImportReport
@@ -89,8 +90,14 @@ def pinned(entry: Entry, call: Call) -> Rendered:
     return Rendered(text, entry.to_dict())
 
 
-def unpinned(entry: Entry, call: Call) -> Rendered:
-    return Rendered(f"Unpinned {entry.key} ({entry.id})", entry.to_dict())
+def unpinned(result: Unpinned, call: Call) -> Rendered:
+    entry = result.entry
+    text = (
+        f"Unpinned {entry.key} ({entry.id})"
+        if result.was_pinned
+        else (f"{entry.key} ({entry.id}) was not pinned; nothing changed")
+    )
+    return Rendered(text, {**entry.to_dict(), "was_pinned": result.was_pinned})
 
 
 def tagged(entries: list[Entry], call: Call) -> Rendered:
@@ -104,7 +111,8 @@ def summarised(saved: Summary | None, call: Call) -> Rendered:
         return Rendered(f"No summary for {file}.", {"summary": None})
     if call.get("text") is not None:
         return Rendered(f"📝 Summary saved for {saved.file}", saved.to_row())
-    return Rendered(f"📝 {saved.file} ({saved.date})\n{saved.summary}", saved.to_row())
+    dated = f" ({saved.date})" if saved.date else ""
+    return Rendered(f"📝 {saved.file}{dated}\n{saved.summary}", saved.to_row())
 
 
 def statistics(stats: Stats, call: Call) -> Rendered:

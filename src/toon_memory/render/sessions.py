@@ -109,6 +109,8 @@ def sessions_merged(report: MergeReport, call: Call) -> Rendered:
     if report.promoted:
         lines.extend(["", f"✅ Promoted {len(report.promoted)}:"])
         lines.extend(render_remember(result) for result in report.promoted)
+    if report.known:
+        lines.extend(["", f"Already in memory (not promoted again): {', '.join(report.known)}"])
     return Rendered("\n".join(lines), report.to_dict())
 
 

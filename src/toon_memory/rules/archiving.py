@@ -1,11 +1,12 @@
 """Which entries move to ``archive.toon``.
 
 Invariant: only active entries are chosen, and the choice is deterministic.
-A manual archive takes entries whose TTL expired and entries older than 30
-days not recalled since; beyond the configured cap, the least useful
-(lowest quality, then least recalled, then oldest) go too. Automatic
-archiving (on remember) follows config.json only: expired TTL by default,
-age and cap when set. Pinned entries are never archived. No I/O.
+A manual archive takes entries whose TTL expired and entries neither dated,
+changed (``updated``) nor recalled in the last 30 days; beyond
+``autoArchive.maxEntries`` active entries (default 100, pins counted), the
+least recalled, then oldest, then lowest-quality go too. Automatic archiving
+(on remember) follows config.json: expired TTL by default, the entry cap by
+default, age when set. Pinned entries are never archived. No I/O.
 """
 
 from __future__ import annotations
@@ -28,14 +29,24 @@ class ArchiveResult:
 
 
 def _stale(entry: Entry, cutoff: str) -> bool:
-    last_use = max(entry.last_accessed, entry.date)
+    """Neither dated, changed nor recalled on or after ``cutoff`` (an ISO day)."""
+    last_use = max(entry.last_accessed[:10], entry.date[:10], entry.updated[:10])
     return last_use < cutoff
+
+
+def _use_order(entry: Entry) -> tuple[int, str, float, str]:
+    """Least recalled first, then the oldest last use (date, change or recall), then the
+    lowest quality; ties by id."""
+    last_use = max(entry.last_accessed[:10], entry.date[:10], entry.updated[:10])
+    return (entry.accessed, last_use, entry.quality, entry.id)
 
 
 def select_for_archive(
     entries: Iterable[Entry], config: Config, today: date, *, auto: bool
 ) -> list[Entry]:
-    active = [e for e in entries if e.active and not e.priority]
+    everything = [e for e in entries if e.active]
+    active = [e for e in everything if not e.priority]
+    pinned = [e for e in everything if e.priority]
     chosen: dict[str, Entry] = {}
     if not auto or config.archive_expired:
         chosen.update((e.id, e) for e in active if is_expired(e.ttl, today))
@@ -43,9 +54,10 @@ def select_for_archive(
     if days:
         cutoff = (today - timedelta(days=days)).isoformat()
         chosen.update((e.id, e) for e in active if _stale(e, cutoff))
-    if config.archive_cap:
+    cap = config.archive_max_entries
+    if cap:
         left = [e for e in active if e.id not in chosen]
-        if len(left) > config.archive_cap:
-            ranked = sorted(left, key=lambda e: (e.quality, e.accessed, e.date))
-            chosen.update((e.id, e) for e in ranked[: len(left) - config.archive_cap])
+        if len(left) + len(pinned) > cap:
+            ranked = sorted(left, key=_use_order)
+            chosen.update((e.id, e) for e in ranked[: max(0, len(left) + len(pinned) - cap)])
     return [e for e in active if e.id in chosen]

@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from toon_memory.errors import InputError, quote
-from toon_memory.model.clock import now_iso, today
+from toon_memory.model.clock import now_iso, relative_span, today
 from toon_memory.model.entry import (
     CATEGORIES,
     EVIDENCE_LEVELS,
@@ -149,8 +149,20 @@ def _repair_numbers(entry: Entry, repairs: list[str]) -> None:
         entry.accessed = 0
 
 
+def _relative_ttl(entry: Entry) -> None:
+    """A TypeScript ``ttl`` such as ``7d`` counts from the entry's date: its expiry day."""
+    try:
+        span = relative_span(entry.ttl)
+        start = date.fromisoformat(entry.date.strip()[:10]) if span else None
+        if span is not None and start is not None and span > timedelta(0):
+            entry.ttl = (start + max(span, timedelta(days=1))).isoformat()
+    except (ValueError, OverflowError):
+        pass  # not a span from a day: the checks below clear it, with a repair note
+
+
 def _repair_dates(entry: Entry, repairs: list[str]) -> None:
     day, stamp = today().isoformat(), now_iso()
+    _relative_ttl(entry)
     for name, default in (("date", day), ("created", stamp), ("updated", ""),
                           ("ttl", ""), ("last_accessed", ""), ("superseded_on", "")):  # fmt: skip
         value = getattr(entry, name)

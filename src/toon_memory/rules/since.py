@@ -61,7 +61,8 @@ def memory_changes(entries: Iterable[Entry], stamp: str) -> MemoryChanges:
     """Active entries created or updated at/after ``stamp``, and entries forgotten since.
 
     Each list newest first. Forgotten: soft-forgotten or superseded (history
-    kept); a hard delete leaves nothing to show.
+    kept) with no active entry of the same key (an older version of a live
+    key is its history); a hard delete leaves nothing to show.
     """
     everything = list(entries)
     day = stamp[:10]
@@ -69,10 +70,13 @@ def memory_changes(entries: Iterable[Entry], stamp: str) -> MemoryChanges:
     created = [e for e in by_day.created if e.created >= stamp]
     later = [e for e in by_day.created if e.created < stamp] + by_day.updated
     updated = [e for e in later if e.updated >= stamp]
+    live = {e.key for e in everything if e.active}
     forgotten = [
         e.copy()
         for e in everything
-        if not e.active and (e.updated >= stamp if e.updated else e.superseded_on >= day)
+        if not e.active
+        and e.key not in live  # a live key's older version is history, not a forgotten entry
+        and (e.updated >= stamp if e.updated else e.superseded_on >= day)
     ]
 
     def newest(items: list[Entry]) -> tuple[Entry, ...]:

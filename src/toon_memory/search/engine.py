@@ -130,7 +130,7 @@ class Engine:
 
         A context is not a question: no temporal intent is read from it.
         """
-        opts = RecallOptions(query=context, limit=limit, intent=False)
+        opts = RecallOptions(query=context, limit=limit, intent=False, pins=False)
         return self.recall(opts, today=today).entries
 
     def smart_recall(

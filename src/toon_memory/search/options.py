@@ -14,6 +14,11 @@ Default ``hops`` when None: ``graph`` 2, otherwise 1 (only graph mode spreads).
 "latest"/"before" words and a named day; a day after "as of" becomes ``as_of``
 when none was given.
 
+``pins`` (default on): pinned entries lead the answer, matching or not, but
+pins the query does not match take at most half of the places while matches
+are left to fill them (``search.pipeline``). Off (suggest, focus, the
+viewer): a pin is an entry like any other, shown only when it matches.
+
 Default ``limit`` when None: ``index`` 50; ``graph`` tiny 3 / normal 6 /
 deep 12; otherwise (``flat``, search, suggest) tiny 3 / normal 10 / deep 20.
 """
@@ -82,6 +87,7 @@ class RecallOptions:
     tags: tuple[str, ...] = ()
     smart: bool = False
     intent: bool = True
+    pins: bool = True
 
     def validated(self) -> RecallOptions:
         """A checked, normalised copy; raises ``InputError(field, problem)``."""

@@ -2,7 +2,9 @@
 
 Invariant: ``rank_entries`` reads the corpus and never changes it; for equal
 inputs it returns equal results. Order: pinned entries first (higher
-priority first), then by final score, ties by key then id. Only entries that
+priority first; with ``RecallOptions.pins``), then by final score, ties by
+key then id; pins the query does not match take at most half of the places
+while matches are left to fill them. Only entries that
 pass ``signals.eligible`` for the options (with the ``history`` admission the
 query's temporal intent asks for) can appear. Each query word also asks for
 its translations (``search.crosslang``); the query's temporal intent
@@ -104,18 +106,39 @@ def rank_entries(
     named = named_paths(o.query) if o.query and o.intent else frozenset()
     ctx = Context(o, today, session, families, named)
     scores = _fuse(corpus, relevance, hop, ctx, total)
-    for node in sorted(corpus.pinned):
+    added: set[str] = set()
+    for node in sorted(corpus.pinned) if o.pins else ():
         if node not in scores and allowed(node):
             scores[node] = _adjust(corpus, node, 0.0, ctx)
             hop[node] = -1
+            added.add(node)
+    order = _order(corpus, scores, o, added)
+    hits = _hits(corpus, order, scores, hop, via, today)
+    return RecallResult(o, tuple(hits), hit_edges(hits), total + len(added))
+
+
+def _order(
+    corpus: Corpus, scores: dict[str, float], o: RecallOptions, added: set[str]
+) -> list[str]:
+    """The first ``o.limit`` nodes: pinned first (with ``o.pins``; higher priority first),
+    then by score. Pins added without a match take at most half of the places (rounded
+    down) while there are matches to fill the others."""
+    limit = o.limit or 0
 
     def order_key(node: str) -> tuple[int, float, str, str]:
         entry = corpus.entries[node]
-        return (-entry.priority, -scores[node], entry.key, node)
+        return (-entry.priority if o.pins else 0, -scores[node], entry.key, node)
 
-    order = heapq.nsmallest(o.limit or 0, scores, key=order_key)
-    hits = _hits(corpus, order, scores, hop, via, today)
-    return RecallResult(o, tuple(hits), hit_edges(hits), total)
+    ranked = heapq.nsmallest(limit + len(added), scores, key=order_key)
+    room = max(limit // 2, limit - (len(scores) - len(added)))
+    order: list[str] = []
+    for node in ranked:
+        if node in added:
+            if room <= 0:
+                continue
+            room -= 1
+        order.append(node)
+    return order[:limit]
 
 
 def _matched(

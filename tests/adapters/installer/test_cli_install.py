@@ -141,6 +141,22 @@ def test_upgrade_dry_run_and_detection(env: dict[str, str], proj: Path) -> None:
     assert source.argv is None and "/src/toon-memory" in source.advice
 
 
+def test_upgrade_advice_follows_how_pip_installed_it() -> None:
+    """Issue 22: a plain pip install is never told to reinstall with ``pip install -e``."""
+    folder = {"url": "file:///src/toon-memory", "dir_info": {}}
+    plain = detect_upgrade("/venv", python="/venv/bin/python", direct=folder)
+    assert plain.argv is None and "-e" not in plain.advice.split()
+    assert "/venv/bin/python -m pip install --upgrade /src/toon-memory" in plain.advice
+    editable = {"url": "file:///src/toon-memory", "dir_info": {"editable": True}}
+    assert "pip install -e /src/toon-memory" in detect_upgrade(direct=editable).advice
+    wheel = {"url": "file:///dl/toon_memory-0.1.0-py3-none-any.whl", "archive_info": {}}
+    from_file = detect_upgrade("/venv", python="/venv/bin/python", direct=wheel)
+    assert from_file.argv == ("/venv/bin/python", "-m", "pip", "install", "--upgrade",
+                              "toon-memory")  # fmt: skip
+    index = detect_upgrade("/venv", python="/venv/bin/python", direct={})
+    assert index.method == "pip"
+
+
 def test_unknown_agent_is_a_clear_error(env: dict[str, str], proj: Path) -> None:
     done = run_cli("init", "--agents", "notepad", "--yes", cwd=proj, env=env)
     assert done.returncode == 2

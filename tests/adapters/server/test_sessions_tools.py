@@ -98,7 +98,8 @@ def test_every_sessions_tool_in_process(seeded: Path, monkeypatch: pytest.Monkey
     )
     merged = text_of(log["merge"])
     assert merged.startswith("🔀 src/types.ts: 3 observations from 2 sessions → 2 merged")
-    assert "✅ Promoted 2" in text_of(log["promote"])
+    promoted = text_of(log["promote"])  # the remembered observation is not promoted again
+    assert "✅ Promoted 1" in promoted and "not promoted again): types-generated" in promoted
     assert "📋 Captured activity" in text_of(log["listed"]) and "Edit src/types.ts" in text_of(
         log["listed"]
     )

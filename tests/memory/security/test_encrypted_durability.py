@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import run_cli
+from tests.conftest import no_entry_cap, run_cli
 from tests.memory.security.conftest import grep
 
 from toon_memory import Memory
@@ -36,6 +36,7 @@ for n in range(int(sys.argv[2]), 10**6):
 
 
 def _encrypted(project: Path, seeds: int) -> Memory:
+    no_entry_cap(project)
     memory = Memory(project)
     if seeds:
         rows = [{"key": f"seed-{n}", "content": "seed " + "y" * 200} for n in range(seeds)]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import toon_format
+from tests.conftest import no_entry_cap
 from tests.memory.security.conftest import grep, snapshot
 
 from toon_memory import Memory
@@ -33,6 +34,7 @@ def _fill(memory: Memory, n: int = 5) -> None:
 
 def _journal_memory(project: Path) -> Memory:
     """A memory big enough that writes stay in the journal (no eager compaction)."""
+    no_entry_cap(project)
     memory = Memory(project)
     rows = [{"key": f"seed-{n}", "content": "seed " + "y" * 200} for n in range(400)]
     (project / "seed.json").write_text(json.dumps(rows))

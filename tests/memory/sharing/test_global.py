@@ -29,15 +29,15 @@ def seeded(project: Path) -> Memory:
 def test_export_merges_into_global_and_a_second_export_changes_nothing(project: Path) -> None:
     memory = seeded(project)
     first = memory.sharing.export_global()
-    assert (first.added, first.history, first.updated) == (3, 0, 0)  # 2 active + 1 superseded
+    assert (first.added, first.history, first.updated) == (2, 0, 0)  # active only, no history
     glob = global_memory()
     assert {e.key for e in glob.entries()} == {"use-zod", "no-sudo-npm"}
     assert glob.get("use-zod").content == "Validate every payload with Zod schemas"
-    assert len(glob.history("use-zod")) == 2
+    assert len(glob.history("use-zod")) == 1  # this project's history stays here
     assert glob.summary("src/a.ts") is None  # file summaries belong to their project
     data = glob.paths.data.read_bytes()
     second = memory.sharing.export_global()
-    assert not second.changed and second.unchanged == 3
+    assert not second.changed and second.unchanged == 2
     assert global_memory().paths.data.read_bytes() == data
     assert memory.stats().active == 2  # the source is untouched
 
@@ -62,7 +62,7 @@ def test_same_key_on_both_sides_merges_with_the_remember_rules(
     monkeypatch.setenv("TOON_MEMORY_TODAY", "2026-07-15")
     memory = seeded(project)  # written later: newer
     report = memory.sharing.export_global()
-    assert report.updated == 1 and report.added == 3  # the older global version: now history
+    assert report.updated == 1 and report.added == 2  # the older global version: now history
     entry = global_memory().get("use-zod")
     assert entry.content == "Validate every payload with Zod schemas"
     assert {"types", "validation"} <= set(entry.tags) and entry.confidence == 1.0
@@ -108,13 +108,13 @@ def test_replace_with_an_empty_global_memory_is_refused(project: Path) -> None:
 def test_cli_global_export_and_import(project: Path) -> None:
     seeded(project)
     out = run_cli("global", "export", "--json", project=project, check=True)
-    assert json.loads(out.stdout)["added"] == 3
+    assert json.loads(out.stdout)["added"] == 2
     text = run_cli("global", "export", project=project, check=True).stdout
-    assert "exported to the global memory" in text and "3 unchanged" in text
+    assert "exported to the global memory" in text and "2 unchanged" in text
     other = project.parent / "other"
     (other / ".git").mkdir(parents=True)
     merged = json.loads(run_cli("global", "import", "--json", project=other, check=True).stdout)
-    assert merged["added"] == 3 and merged["mode"] == "merge"
+    assert merged["added"] == 2 and merged["mode"] == "merge"
     Memory(other).remember("bug", "local-only", "Only here")
     replaced = run_cli("global", "import", "--replace", project=other, check=True).stdout
     assert "replaced this project's entries" in replaced and "restore --from" in replaced

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import toon_format
-from tests.conftest import run_cli
+from tests.conftest import no_entry_cap, run_cli
 from tests.project.gitrepo import git, init_repo
 
 from toon_memory import Memory
@@ -119,6 +119,7 @@ def test_git_pull_rebase_uses_the_driver(team: tuple[Path, Path]) -> None:
 
 def test_hook_folds_the_journal_before_a_commit(team: tuple[Path, Path]) -> None:
     alice, _ = team
+    no_entry_cap(alice)
     memory = Memory(alice)
     for n in range(150):  # data.toon past the eager-compaction size: writes stay in the journal
         memory.remember("knowledge", f"bulk-{n}", f"entry {n} " + "lorem ipsum dolor " * 30)

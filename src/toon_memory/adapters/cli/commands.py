@@ -75,12 +75,12 @@ def doctor(ctx: Context, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), default="toon-memory-export.json")
 @json_option
 @pass_ctx
 @handles_errors
 def export(ctx: Context, file: str, as_json: bool) -> None:
-    """Write every entry to a JSON file."""
+    """Write every entry to a JSON file (default toon-memory-export.json here)."""
     show(render.exported(ctx.memory.export(file), {"path": file}), as_json)
 
 

@@ -140,24 +140,30 @@ def git_pre_commit(ctx: Context, as_json: bool) -> None:
     emit({"message": message}, message, as_json)
 
 
+_MINUTES = click.FloatRange(min=0.001, max=1440)
+
+
 @click.command()
-@click.option("--interval", type=click.FloatRange(min=0.001, max=1440), default=5.0,
+@click.argument("minutes", type=_MINUTES, required=False)
+@click.option("--interval", type=_MINUTES, default=5.0,
               show_default=True, help="Minutes between checks (fractions allowed).")  # fmt: skip
-@click.option("--compress", is_flag=True, help="gzip the backups.")
-@click.option("--log", "log", is_flag=False, flag_value="", default=None, metavar="[PATH]",
+@click.option("-c", "--compress", is_flag=True, help="gzip the backups.")
+@click.option("-l", "--log", "log", is_flag=False, flag_value="", default=None, metavar="[PATH]",
               help="Log every backup (to PATH, default watch.log in the memory folder).")  # fmt: skip
-@click.option("--max-backups", type=click.IntRange(min=0), default=10, show_default=True,
+@click.option("-m", "--max-backups", type=click.IntRange(min=0), default=10, show_default=True,
               help="Watch backups kept (0 = unlimited).")  # fmt: skip
 @json_option
 @pass_ctx
 @handles_errors
 def watch(
-    ctx: Context, interval: float, compress: bool, log: str | None, max_backups: int,
-    as_json: bool,
+    ctx: Context, minutes: float | None, interval: float, compress: bool, log: str | None,
+    max_backups: int, as_json: bool,
 ) -> None:  # fmt: skip
-    """Back up the memory every --interval minutes when it changed, until stopped."""
+    """Back up the memory every MINUTES (or --interval) minutes when it changed, until stopped."""
     from toon_memory.memory.watcher import StopSignal
     from toon_memory.render.sharing import watched
+
+    interval = interval if minutes is None else minutes
 
     watcher = ctx.memory.sharing.watcher(
         interval_minutes=interval, compress=compress, max_backups=max_backups, log=log
@@ -170,8 +176,9 @@ def watch(
 
     with _stopping_on_signals(stop):
         _stop_when_stdin_closes(stop)
-        click.echo(f"watching {watcher.paths.folder} every {interval:g} min "
-                   "(Ctrl+C to stop)", err=True)  # fmt: skip
+        click.echo(f"watching {watcher.paths.folder} every {interval:g} min (max backups "
+                   f"{max_backups or 'unlimited'}, compression {'on' if compress else 'off'}; "
+                   "Ctrl+C to stop)", err=True)  # fmt: skip
         summary = watcher.run(stop, gone)
     call: dict[str, Any] = {"interval": interval, "compress": compress, "log": log,
                             "max_backups": max_backups}  # fmt: skip

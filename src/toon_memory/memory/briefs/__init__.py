@@ -119,14 +119,19 @@ class Context:
         from toon_memory.memory.briefs.focusing import code_around
         from toon_memory.memory.briefs.results import Focus
         from toon_memory.model.clock import today
+        from toon_memory.rules.remember import check_text
         from toon_memory.search import RecallOptions
+        from toon_memory.store.config import load_config
 
-        text = " ".join(str(query or "").split())
+        limits = load_config(self.store.paths.config).limits
+        text = " ".join(check_text(query, "query", limits, "query_bytes").split())
         if not text:
             raise InputError("query", "must not be empty")
         budget = check_budget_tokens(budget_tokens)
         engine = self._recaller.engine()
-        entries = engine.recall(RecallOptions(query=text, limit=FOCUS_ENTRIES), today=today())
+        entries = engine.recall(
+            RecallOptions(query=text, limit=FOCUS_ENTRIES, pins=False), today=today()
+        )
         found = code_around(self.root, text, entries.entries)
         return Focus(
             text, tuple(entries.entries), found.files, found.symbols, found.callers,

@@ -157,23 +157,29 @@ class Sessions:
         from toon_memory.errors import InputError
         from toon_memory.memory.sessions.reports import MergeReport
         from toon_memory.model.heartbeat import normalize_path
-        from toon_memory.rules.curation import merge_observations, observation_draft
-        from toon_memory.rules.remember import draft_entry
+        from toon_memory.rules.curation import known_entry, merge_observations, observation_draft
+        from toon_memory.rules.remember import check_text, draft_entry
         from toon_memory.search.paths import normalise_path
+        from toon_memory.store.config import load_config
         from toon_memory.store.observations import file_observations
 
-        name = normalize_path(normalise_path(str(file or "")), self.root)
+        limits = load_config(self.store.paths.config).limits
+        name = normalize_path(
+            normalise_path(check_text(file, "file", limits, "file_chars")), self.root
+        )
         if not name:
             raise InputError("file", "must not be empty")
         found = file_observations(self.folder, name)
         merged = tuple(merge_observations(found))
-        promoted: tuple[RememberResult, ...] = ()
-        if promote:
-            promoted = tuple(
-                self._editor.remember(draft_entry(**observation_draft(name, item)))
-                for item in merged
-            )
-        return MergeReport(name, len(found), merged, promoted)
+        promoted: list[RememberResult] = []
+        known: list[str] = []
+        for item in merged if promote else ():
+            entry = known_entry(item, self.store.state().entries.values())
+            if entry is not None:
+                known.append(entry.key)
+            else:
+                promoted.append(self._editor.remember(draft_entry(**observation_draft(name, item))))
+        return MergeReport(name, len(found), merged, tuple(promoted), tuple(dict.fromkeys(known)))
 
     def captured(self, action: str = "list", limit: int = 50) -> CapturedReport:
         """The activity log hooks write when ``capture`` is on: list (newest ``limit``) or clear."""

@@ -57,6 +57,8 @@ class MergeReport:
     observations: int
     merged: tuple[MergedObservation, ...]
     promoted: tuple[RememberResult, ...] = ()
+    #: Keys of the entries that already held a merged observation (not promoted again).
+    known: tuple[str, ...] = ()
 
     @property
     def sessions(self) -> tuple[str, ...]:
@@ -69,6 +71,7 @@ class MergeReport:
             "promoted": [
                 {"key": r.entry.key, "id": r.entry.id, "created": r.created} for r in self.promoted
             ],
+            "known": list(self.known),
         }  # fmt: skip
 
 

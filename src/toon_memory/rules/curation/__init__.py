@@ -16,6 +16,7 @@ from toon_memory.rules.curation.consolidate import (
 from toon_memory.rules.curation.health import Finding, health_findings, health_score
 from toon_memory.rules.curation.observations import (
     MergedObservation,
+    known_entry,
     merge_observations,
     observation_draft,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "health_score",
     "identical_groups",
     "jaccard",
+    "known_entry",
     "merge_observations",
     "near_duplicate_pairs",
     "observation_draft",

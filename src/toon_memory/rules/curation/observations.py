@@ -95,6 +95,16 @@ def observation_key(file: str, text: str) -> str:
     return "-".join(words[:8])[:60].strip("-") or "session-observation"
 
 
+def known_entry(merged: MergedObservation, entries: Iterable[Any]) -> Any | None:
+    """The first active entry whose content says what ``merged`` says (Jaccard > 0.5, the
+    seeds' dedup), or None: promoting it again would only duplicate that entry."""
+    terms = term_set(merged.text)
+    for entry in entries:
+        if entry.active and jaccard(terms, term_set(entry.content)) > DUPLICATE_JACCARD:
+            return entry
+    return None
+
+
 def observation_draft(file: str, merged: MergedObservation) -> dict[str, Any]:
     """The ``Memory.remember`` arguments that turn a merged observation into a memory.
 
