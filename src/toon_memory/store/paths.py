@@ -68,9 +68,18 @@ def _existing(folder: Path, field: str) -> Path:
 
 @dataclass(frozen=True)
 class MemoryPaths:
-    """Every file of one memory folder (``<root>/.toon-memory/memory``)."""
+    """Every file of one memory folder (``<root>/.toon-memory/memory``).
+
+    A project's memory is ``data.toon`` (+ ``journal.jsonl``, ``archive.toon``…); the
+    global memory is the seeds' ``~/.toon-memory/memory/global.toon``, its other files
+    named after it (``global-journal.jsonl``…) so it never shares one with a memory of
+    the home folder. A global memory written before that (``data.toon`` there, no
+    ``global.toon``) is read and written where it is.
+    """
 
     folder: Path
+    #: The name the memory's files take: ``data`` (a project's) or ``global``.
+    stem: str = "data"
 
     @classmethod
     def for_project(cls, root: Path) -> MemoryPaths:
@@ -78,15 +87,25 @@ class MemoryPaths:
 
     @classmethod
     def for_global(cls) -> MemoryPaths:
-        return cls(home_dir() / STORE_DIR / "memory")
+        folder = home_dir() / STORE_DIR / "memory"
+        legacy = (folder / "data.toon").exists() and not (folder / "global.toon").exists()
+        return cls(folder) if legacy else cls(folder, "global")
+
+    def _named(self, suffix: str) -> Path:
+        """``data.toon``/``journal.jsonl`` for a project; ``global.toon``/``global-journal.jsonl``."""
+        if self.stem == "data":
+            return self.folder / suffix
+        return self.folder / (
+            f"{self.stem}.toon" if suffix == "data.toon" else f"{self.stem}-{suffix}"
+        )
 
     @property
     def data(self) -> Path:
-        return self.folder / "data.toon"
+        return self._named("data.toon")
 
     @property
     def archive(self) -> Path:
-        return self.folder / "archive.toon"
+        return self._named("archive.toon")
 
     @property
     def config(self) -> Path:
@@ -98,15 +117,15 @@ class MemoryPaths:
 
     @property
     def journal(self) -> Path:
-        return self.folder / "journal.jsonl"
+        return self._named("journal.jsonl")
 
     @property
     def access_log(self) -> Path:
-        return self.folder / "access.log"
+        return self._named("access.log")
 
     @property
     def lock(self) -> Path:
-        return self.folder / ".lock"
+        return self.folder / (".lock" if self.stem == "data" else f".{self.stem}.lock")
 
     @property
     def cache(self) -> Path:
@@ -117,7 +136,8 @@ class MemoryPaths:
         """
         import hashlib
 
-        digest = hashlib.sha256(str(self.folder.resolve()).encode()).hexdigest()[:24]
+        named = str(self.folder.resolve()) + ("" if self.stem == "data" else f"#{self.stem}")
+        digest = hashlib.sha256(named.encode()).hexdigest()[:24]
         return home_dir() / STORE_DIR / "cache" / f"{digest}.pickle"
 
     @property

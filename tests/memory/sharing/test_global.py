@@ -50,7 +50,7 @@ def test_export_is_deterministic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         (tmp_path / name).mkdir()
         monkeypatch.setenv("TOON_MEMORY_HOME", str(tmp_path / name))
         Memory(project).sharing.export_global()
-        outputs.append((tmp_path / name / ".toon-memory/memory/data.toon").read_bytes())
+        outputs.append((tmp_path / name / ".toon-memory/memory/global.toon").read_bytes())
     assert outputs[0] == outputs[1]
 
 
@@ -119,3 +119,29 @@ def test_cli_global_export_and_import(project: Path) -> None:
     replaced = run_cli("global", "import", "--replace", project=other, check=True).stdout
     assert "replaced this project's entries" in replaced and "restore --from" in replaced
     assert "local-only" not in {e.key for e in Memory(other).entries()}
+
+
+def test_the_global_memory_is_the_seeds_global_toon(project: Path) -> None:
+    seeded(project).sharing.export_global()
+    folder = Path(global_memory().paths.folder)
+    assert sorted(p.name for p in folder.glob("*.toon")) == ["global.toon"]
+    data = folder / "global.toon"
+    keys = {e.key for e in decode_document(data.read_text(), data).entries}
+    assert keys >= {"use-zod", "no-sudo-npm"}
+    assert not (folder / "journal.jsonl").exists() and not (folder / "data.toon").exists()
+
+
+def test_a_legacy_global_data_toon_is_read_and_kept_where_it_is(project: Path, tmp_path: Path) -> None:
+    legacy = tmp_path / "home" / ".toon-memory" / "memory"
+    legacy.mkdir(parents=True)
+    elsewhere = tmp_path / "other"
+    (elsewhere / ".git").mkdir(parents=True)
+    old = Memory(elsewhere)
+    old.remember("knowledge", "legacy-note", "Written by an older toon-memory")
+    old.compact()
+    (legacy / "data.toon").write_bytes(old.paths.data.read_bytes())
+    report = Memory(project).sharing.import_global()
+    assert report.added == 1 and Memory(project).get("legacy-note") is not None
+    seeded(project).sharing.export_global()
+    assert not (legacy / "global.toon").exists()  # still the legacy file, now with both
+    assert {"legacy-note", "use-zod"} <= {e.key for e in global_memory().entries()}
