@@ -87,3 +87,11 @@ def test_shares_are_fractions_and_counts_add_up(rows: list[dict[str, object]]) -
         round((len(entries) - len(active)) / len(entries), 2) if entries else 0.0
     )
     assert compute_stats(list(reversed(entries)), DAY) == stats  # order does not matter
+
+
+def test_average_quality_does_not_depend_on_entry_order() -> None:
+    # 0.1 + 0.1 + 0.1 + 0.0 summed in two orders gives two floats either side of 0.075:
+    # a plain sum rounded them to 0.08 one way and 0.07 the other (found by the property above).
+    entries = [entry(n, quality=q) for n, q in enumerate([0.1, 0.1, 0.1, 0.0])]
+    forward = compute_stats(entries, DAY).average_quality
+    assert compute_stats(list(reversed(entries)), DAY).average_quality == forward
