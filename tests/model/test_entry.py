@@ -7,7 +7,7 @@ import pickle
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toon_memory.model.entry import (
@@ -25,9 +25,11 @@ from toon_memory.model.entry import (
 )
 
 #: A list item as the file can hold it: no separator, no surrounding space, not empty.
-ITEM = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=8).filter(
-    lambda s: s.strip() == s and not any(c in s for c in "; ")
-)
+ITEM = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters=";"),
+    min_size=1,
+    max_size=8,
+).filter(lambda s: s.strip() == s)
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
 META = st.dictionaries(st.text(max_size=5), st.integers() | st.text(max_size=5) | st.booleans(),
                        max_size=3)  # fmt: skip
@@ -139,7 +141,8 @@ def test_is_valid_id(value: str, valid: bool) -> None:
     assert is_valid_id(value) is valid
 
 
-@given(st.lists(entries(), max_size=5, unique_by=lambda e: e.id))
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(entries(), max_size=3, unique_by=lambda e: e.id))
 def test_entry_map_survives_pickling_in_order(items: list[Entry]) -> None:
     mapping = EntryMap({e.id: e for e in items})
     clone = pickle.loads(pickle.dumps(mapping))
