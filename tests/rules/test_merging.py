@@ -239,3 +239,43 @@ def shapes(entries: list[Entry]) -> list[tuple[str, ...]]:
     """Entries without ids, tags and links in order: what must not depend on the side."""
     return sorted((e.key, e.content, e.status, ";".join(sorted(e.tags)), e.updated)
                   for e in entries)  # fmt: skip
+
+
+ITEMS = st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), unique=True, max_size=5)
+
+
+@given(ITEMS, ITEMS, ITEMS)
+def test_merge_sets_properties(base: list[str], ours: list[str], theirs: list[str]) -> None:
+    merged = merge_sets(base, ours, theirs)
+    assert len(merged) == len(set(merged))
+    for item in set(ours) | set(theirs):
+        if item not in base:  # an addition on either side is kept
+            assert item in merged
+    for item in base:  # kept exactly when neither side removed it
+        assert (item in merged) == (item in ours and item in theirs)
+    assert merge_sets(base, ours, ours) == ours  # a side merged with itself is itself
+    assert set(merge_sets(base, base, theirs)) == set(theirs)  # ours first, then theirs
+    assert set(merge_sets(base, theirs, ours)) == set(merged)
+
+
+SUMMARIES = st.lists(st.builds(Summary, st.sampled_from(["a.py", "b.py", "c.py"]),
+                               st.sampled_from(["one", "two", "three"]),
+                               st.sampled_from(["2026-07-01", "2026-07-02"])),
+                     unique_by=lambda s: s.file, max_size=3)  # fmt: skip
+
+
+@given(SUMMARIES, SUMMARIES, SUMMARIES)
+def test_merge_summaries_properties(base: list[Summary], ours: list[Summary],
+                                    theirs: list[Summary]) -> None:  # fmt: skip
+    merged = merge_summaries3(base, ours, theirs)
+    assert len({s.file for s in merged}) == len(merged)
+    same = {s.file: s for s in merge_summaries3(base, ours, ours)}
+    assert same == {s.file: s for s in ours}
+    was = {s.file: s for s in base}
+    for side, other in ((ours, theirs), (theirs, ours)):
+        others = {s.file: s for s in other}
+        for summary in side:  # a change made on one side only wins
+            if summary != was.get(summary.file) and others.get(summary.file) == was.get(
+                summary.file
+            ):
+                assert summary in merged

@@ -9,6 +9,7 @@ superseded. No I/O.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -74,7 +75,7 @@ def compute_stats(entries: Iterable[Entry], today: date, archived: int = 0) -> S
         expired=sum(1 for e in active if is_expired(e.ttl, today)),
         expiring_7d=sum(1 for e in active if e.ttl and not is_expired(e.ttl, today) and e.ttl <= soon),
         quality=dict(Counter(_quality_band(e.quality) for e in active)),
-        average_quality=round(sum(e.quality for e in active) / len(active), 2) if active else 0.0,
+        average_quality=round(math.fsum(e.quality for e in active) / len(active), 2) if active else 0.0,
         cold=sum(1 for e in active if _is_cold(e, cutoff)),
         hit_rate=_share(sum(1 for e in active if e.accessed > 0), len(active)),
         duplicate_rate=_share(sum(1 for e in active if contents[e.content] > 1), len(active)),
