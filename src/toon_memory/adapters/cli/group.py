@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from toon_memory.adapters.cli.invocation import Context
+from toon_memory.adapters.cli.invocation import Invocation
 
 
 @click.group("cli", context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,13 +32,13 @@ def cli(ctx: click.Context, project: str | None) -> None:
 
     Memory lives in .toon-memory/memory/data.toon at the project root.
     """
-    ctx.obj = Context(project)
+    ctx.obj = Invocation(project)
 
 
 @cli.result_callback()
 @click.pass_context
 def _after_command(ctx: click.Context, *_: Any, **__: Any) -> None:
-    if isinstance(ctx.obj, Context):
+    if isinstance(ctx.obj, Invocation):
         ctx.obj.print_notices()
 
 
