@@ -33,3 +33,6 @@ def mcp(obj: Invocation, project_opt: str | None, use_http: bool, host: str, por
         server.serve_http(project, host, port)
     else:
         server.serve_stdio(project)
+
+
+COMMANDS: tuple[click.Command, ...] = (mcp,)
