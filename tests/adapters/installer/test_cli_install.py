@@ -202,3 +202,24 @@ def test_init_git_registers_the_merge_driver_and_the_hook(env: dict[str, str], p
     assert "hook pre-commit" in (proj / ".git/hooks/pre-commit").read_text()
     again = run_cli("init", "--git", cwd=proj, env=env)
     assert again.returncode == 0, again.stderr  # a second run changes nothing
+
+
+def test_status_json_holds_what_the_text_says(env: dict[str, str], proj: Path) -> None:
+    nothing = json.loads(run_cli("status", "--json", cwd=proj, env=env).stdout)
+    assert nothing == {"installed": False, "ok": True, "agents": []}
+    assert run_cli("init", "--agents", "claude", "--yes", cwd=proj, env=env).returncode == 0
+    state = {"projects": {str(proj): {"hasTrustDialogAccepted": True}}}
+    (Path(env["HOME"]) / ".claude.json").write_text(json.dumps(state))
+    (proj / ".claude/settings.local.json").write_text('{"enabledMcpjsonServers": ["toon-memory"]}')
+    shown = run_cli("status", "--json", cwd=proj, env=env)
+    assert shown.returncode == 0, shown.stderr
+    data = json.loads(shown.stdout)
+    assert data["installed"] and data["ok"] and [a["agent"] for a in data["agents"]] == ["claude"]
+    entry = next(f for f in data["agents"][0]["files"] if f["what"] == "MCP entry")
+    assert entry["path"] == str(proj / ".mcp.json") and entry["state"] == "installed"
+    assert entry["server"]["answers"] and entry["server"]["tools"] > 30
+    (proj / ".claude/settings.json").write_text("{oops")
+    broken = run_cli("status", "--json", "--no-probe", cwd=proj, env=env)
+    assert broken.returncode == 1
+    hooks = next(f for f in json.loads(broken.stdout)["agents"][0]["files"] if f["what"] == "hooks")
+    assert hooks["state"] == "error" and not hooks["ok"] and "settings.json:1" in hooks["problem"]

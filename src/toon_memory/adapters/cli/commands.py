@@ -18,7 +18,7 @@ import click
 from toon_memory.adapters.cli.declared import commands
 from toon_memory.adapters.cli.invocation import (
     ALLOW_SECRETS_HELP,
-    Context,
+    Invocation,
     handles_errors,
     json_option,
     pass_ctx,
@@ -35,7 +35,7 @@ from toon_memory.render import results as render
 @json_option
 @pass_ctx
 @handles_errors
-def get(ctx: Context, id_or_key: str, history: bool, as_json: bool) -> None:
+def get(ctx: Invocation, id_or_key: str, history: bool, as_json: bool) -> None:
     """Show one entry by id or key."""
     entries = ctx.memory.history(id_or_key) if history else [ctx.memory.get(id_or_key)]
     show(render.shown(entries, {}), as_json)
@@ -48,7 +48,7 @@ def get(ctx: Context, id_or_key: str, history: bool, as_json: bool) -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def restore(ctx: Context, source: str | None, as_json: bool) -> None:
+def restore(ctx: Invocation, source: str | None, as_json: bool) -> None:
     """Replace data.toon by the newest good backup (the old file is kept beside it)."""
     show(render.restored(ctx.memory.restore(source), {}), as_json)
 
@@ -57,7 +57,7 @@ def restore(ctx: Context, source: str | None, as_json: bool) -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def compact(ctx: Context, as_json: bool) -> None:
+def compact(ctx: Invocation, as_json: bool) -> None:
     """Fold the journal into data.toon so the file alone is complete."""
     show(render.compacted(ctx.memory.compact(), {}), as_json)
 
@@ -66,7 +66,7 @@ def compact(ctx: Context, as_json: bool) -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def doctor(ctx: Context, as_json: bool) -> None:
+def doctor(ctx: Invocation, as_json: bool) -> None:
     """Check the memory files; exit 1 when one is broken."""
     report = ctx.memory.doctor()
     show(render.doctored(report, {}), as_json)
@@ -79,7 +79,7 @@ def doctor(ctx: Context, as_json: bool) -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def export(ctx: Context, file: str, as_json: bool) -> None:
+def export(ctx: Invocation, file: str, as_json: bool) -> None:
     """Write every entry to a JSON file (default toon-memory-export.json here)."""
     show(render.exported(ctx.memory.export(file), {"path": file}), as_json)
 
@@ -90,7 +90,7 @@ def export(ctx: Context, file: str, as_json: bool) -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def import_cmd(ctx: Context, file: str, allow_secrets: bool, as_json: bool) -> None:
+def import_cmd(ctx: Invocation, file: str, allow_secrets: bool, as_json: bool) -> None:
     """Import a JSON export, a JSON list of entries, or a data.toon (ours or TypeScript)."""
     show(render.imported(ctx.memory.import_(file, allow_secrets), {}), as_json)
 

@@ -13,7 +13,7 @@ import click
 
 from toon_memory.adapters.cli.invocation import (
     ALLOW_SECRETS_HELP,
-    Context,
+    Invocation,
     handles_errors,
     json_option,
     pass_ctx,
@@ -34,7 +34,7 @@ APPLY_HELP = "Apply the changes (default: a dry run that only lists them)."
 @pass_ctx
 @handles_errors
 def consolidate(
-    ctx: Context, mode: str, apply_: bool, min_quality: float | None, as_json: bool
+    ctx: Invocation, mode: str, apply_: bool, min_quality: float | None, as_json: bool
 ) -> None:
     """Remove duplicates, low-quality entries or older versions (soft, restorable)."""
     from toon_memory.render.curation import consolidated
@@ -49,7 +49,7 @@ def consolidate(
 @json_option
 @pass_ctx
 @handles_errors
-def reflect(ctx: Context, limit: int, as_json: bool) -> None:
+def reflect(ctx: Invocation, limit: int, as_json: bool) -> None:
     """Entries needing attention (stale, low quality, hubs), tag pairs, contradictions."""
     from toon_memory.render.curation import reflected
 
@@ -61,7 +61,7 @@ def reflect(ctx: Context, limit: int, as_json: bool) -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def promote(ctx: Context, apply_: bool, as_json: bool) -> None:
+def promote(ctx: Invocation, apply_: bool, as_json: bool) -> None:
     """Drafts (confidence <= 0.65) become full entries unless they duplicate one."""
     from toon_memory.render.curation import promoted
 
@@ -79,7 +79,7 @@ def promote(ctx: Context, apply_: bool, as_json: bool) -> None:
 @pass_ctx
 @handles_errors
 def compress(
-    ctx: Context, key: str, summary: str | None, timeout: float | None, allow_secrets: bool,
+    ctx: Invocation, key: str, summary: str | None, timeout: float | None, allow_secrets: bool,
     as_json: bool,
 ) -> None:  # fmt: skip
     """Shorten an entry: without --summary, suggest one (local claude/llm CLI, else a prompt)."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
-from toon_memory.adapters.cli.invocation import Context, handles_errors, json_option, show
+from toon_memory.adapters.cli.invocation import Invocation, handles_errors, json_option, show
 from toon_memory.adapters.server.specs import Cli, Param, ToolSpec
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ def command(spec: ToolSpec) -> click.Command:
 
         ctx = click.get_current_context()
         as_json = values.pop("as_json")
-        shared = ctx.find_object(Context) or Context(None)
+        shared = ctx.find_object(Invocation) or Invocation(None)
         memory: Memory = shared.memory
         show(run_tool(memory, spec, given(ctx, spec, values)), as_json)
 

@@ -1,25 +1,64 @@
-"""The ``toon-memory`` click group and every command added to it.
+"""The ``toon-memory`` click group, which loads only the module of the command that runs.
 
-Invariant: every command module exposes ``COMMANDS`` and ``with_commands``
-adds each one to the group explicitly (``add_command``), so a command cannot
-vanish because an import was forgotten; command modules never import this
-one. Importing this module loads click and the CLI context, no command module
-and nothing of the core (store, search, server): a command loads those when it
-runs.
+Invariant: ``COMMAND_MODULES`` is the one table of which command module holds
+which top-level command; ``LazyGroup`` lists every name in it (so ``--help``
+shows them all, loading their modules for the short help) and imports only the
+module of the command being run, adding that module's ``COMMANDS``. A test
+checks the table against every module's ``COMMANDS``, so a command cannot
+vanish; command modules never import this one. Importing this module loads
+click and the CLI invocation, no command module and nothing of the core.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from typing import Any
 
 import click
 
-from toon_memory.adapters.cli.invocation import Context
+from toon_memory.adapters.cli.invocation import Invocation
+
+#: module (under ``toon_memory.adapters.cli``) -> the top-level commands in its ``COMMANDS``.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "commands": ("remember", "forget", "stats", "summary", "archive", "diff", "pin", "unpin",
+                 "tag", "backup", "checkpoint", "get", "restore", "compact", "doctor", "export",
+                 "import", "demo"),
+    "recall_commands": ("recall", "search", "smart-recall", "suggest", "path", "primer"),
+    "state_commands": ("state",),
+    "install_commands": ("init", "status", "uninstall", "upgrade"),
+    "context_commands": ("context",),
+    "session_commands": ("sessions", "merge-sessions", "captured", "hook"),
+    "curation_commands": ("consolidate", "reflect", "promote", "compress"),
+    "sharing_commands": ("global", "gist", "merge-driver", "git-setup", "git-hook", "watch"),
+    "security_commands": ("encrypt", "decrypt", "secret"),
+    "viewer_commands": ("viewer",),
+    "mcp_command": ("mcp",),
+}  # fmt: skip
+MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 
 
-@click.group("cli", context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are loaded from ``COMMAND_MODULES`` when first asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *MODULE_OF})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in MODULE_OF:
+            load(MODULE_OF[cmd_name])
+        return self.commands.get(cmd_name)
+
+
+def load(module: str) -> None:
+    """Add the ``COMMANDS`` of command module ``module`` to the group."""
+    found = importlib.import_module(f"toon_memory.adapters.cli.{module}")
+    for command in found.COMMANDS:
+        cli.add_command(command)
+
+
+@click.group("cli", cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--project", type=click.Path(exists=True, file_okay=False), envvar="TOON_MEMORY_PROJECT",
     help="Project root, an existing folder (default: found from the working directory; "
@@ -32,46 +71,20 @@ def cli(ctx: click.Context, project: str | None) -> None:
 
     Memory lives in .toon-memory/memory/data.toon at the project root.
     """
-    ctx.obj = Context(project)
+    ctx.obj = Invocation(project)
 
 
 @cli.result_callback()
 @click.pass_context
 def _after_command(ctx: click.Context, *_: Any, **__: Any) -> None:
-    if isinstance(ctx.obj, Context):
+    if isinstance(ctx.obj, Invocation):
         ctx.obj.print_notices()
 
 
 def with_commands() -> click.Group:
-    """The group with every command module's ``COMMANDS`` added."""
-    from toon_memory.adapters.cli import (
-        commands,
-        context_commands,
-        curation_commands,
-        install_commands,
-        mcp_command,
-        recall_commands,
-        security_commands,
-        session_commands,
-        sharing_commands,
-        state_commands,
-        viewer_commands,
-    )
-
-    for command in (
-        *commands.COMMANDS,
-        *recall_commands.COMMANDS,
-        *state_commands.COMMANDS,
-        *install_commands.COMMANDS,
-        *context_commands.COMMANDS,
-        *session_commands.COMMANDS,
-        *curation_commands.COMMANDS,
-        *sharing_commands.COMMANDS,
-        *security_commands.COMMANDS,
-        *viewer_commands.COMMANDS,
-        mcp_command.mcp,
-    ):
-        cli.add_command(command)
+    """The group with every command module's ``COMMANDS`` added (for tests and ``main.cli``)."""
+    for module in COMMAND_MODULES:
+        load(module)
     return cli
 
 
@@ -79,7 +92,7 @@ def run_cli(args: list[str]) -> None:
     """The CLI for ``args`` (the guided installer when there are none); never returns."""
     if not args:  # no arguments: the guided installer (usage without a terminal)
         exit_fast(_installer)
-    exit_fast(with_commands(), args=args, prog_name="toon-memory")
+    exit_fast(cli, args=args, prog_name="toon-memory")
 
 
 @click.command()

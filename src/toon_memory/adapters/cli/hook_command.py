@@ -12,14 +12,14 @@ from __future__ import annotations
 import click
 
 from toon_memory.adapters.cli.hook_run import run_and_report
-from toon_memory.adapters.cli.invocation import Context, pass_ctx
+from toon_memory.adapters.cli.invocation import Invocation, pass_ctx
 
 
 @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("action", required=False, default="")
 @click.option("--agent", default=None, help="The agent running the hook (claude, codex, gemini…).")
 @pass_ctx
-def hook(ctx: Context, action: str, agent: str | None) -> None:
+def hook(ctx: Invocation, action: str, agent: str | None) -> None:
     """Run by agent hooks: session-start, post-tool or stop, with the JSON payload on stdin;
     and by git: pre-commit.
 

@@ -13,11 +13,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from toon_memory.errors import ToonMemoryError
+
+if TYPE_CHECKING:
+    from toon_memory.model.install_status import FileStatus, InstallStatus
 
 SCOPE_NAMES = {"local": "project", "project": "project", "global": "user", "user": "user"}
 
@@ -205,15 +208,27 @@ def _init(ctx: click.Context, where: str, agents_spec: str | None, yes: bool,
 
 @click.command("status")
 @click.option("--no-probe", is_flag=True, help="Do not start the written server commands.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
-def status(ctx: click.Context, no_probe: bool) -> None:
+def status(ctx: click.Context, no_probe: bool, as_json: bool) -> None:
     """What is installed where, what each agent still waits for, whether each server answers."""
+    from toon_memory.adapters.cli.invocation import show
+    from toon_memory.render.install import status_shown
+
+    result = install_status(_places(_project_of(ctx)), probe_servers=not no_probe)
+    show(status_shown(result, {"no_probe": no_probe}), as_json)
+    if not result.ok:
+        sys.exit(1)
+
+
+def install_status(places: Any, *, probe_servers: bool) -> InstallStatus:
+    """Every agent with a file installed (or broken) here, each file's state: an ``InstallStatus``."""
     from toon_memory.adapters.installer.catalog import AGENTS
     from toon_memory.adapters.installer.status import inspect, installed
+    from toon_memory.model.install_status import AgentStatus, InstallStatus
 
-    places = _places(_project_of(ctx))
-    probed: dict[tuple[Any, ...], tuple[str, bool]] = {}
-    bad = found = False
+    probed: dict[tuple[Any, ...], tuple[str, int, str]] = {}
+    found = []
     for agent in AGENTS:
         states = []
         for scope in agent.scopes:
@@ -221,49 +236,41 @@ def status(ctx: click.Context, no_probe: bool) -> None:
             if not installed(agent, scope, places):
                 mine = mine[:1]  # a file shared with others (AGENTS.md) is not this agent's
             states += [s for s in mine if s.state in ("installed", "error")]
-        if not states:
-            continue
-        found = True
-        click.echo(agent.title)
-        for state in states:
-            text, ok = _state_line(state, places, probed, no_probe)
-            bad = bad or not ok
-            click.echo(text)
-    if not found:
-        click.echo("toon-memory is not installed for any agent here (run `toon-memory init`).")
-    if bad:
-        sys.exit(1)
+        if states:
+            files = tuple(_file_status(s, places, probed, probe_servers) for s in states)
+            found.append(AgentStatus(agent.id, agent.title, files))
+    return InstallStatus(tuple(found))
 
 
-def _state_line(state: Any, places: Any, probed: dict[tuple[Any, ...], tuple[str, bool]],
-                no_probe: bool) -> tuple[str, bool]:  # fmt: skip
-    """One status line and whether it is fine: the file's state, then (for a server entry)
-    missing paths, the step the agent still waits for, or the probe's answer."""
+def _file_status(state: Any, places: Any, probed: dict[tuple[Any, ...], tuple[str, int, str]],
+                 probe_servers: bool) -> FileStatus:  # fmt: skip
+    """One file's status: its state, then (for a server entry) the missing paths, the step
+    the agent still waits for, or the probe's answer (one probe per distinct command)."""
+    from dataclasses import replace
+
     from toon_memory.adapters.installer.probe import probe
     from toon_memory.adapters.installer.status import expanded, missing_paths
     from toon_memory.adapters.installer.trust import waiting_for
+    from toon_memory.model.install_status import FileStatus
 
-    line = f"  {state.scope:7} {shown(state.path, places)}  {state.what}: {state.state}"
-    if state.state == "error":
-        return f"{line} ({state.problem})", False
-    if not state.argv:
-        return line, True
+    done = FileStatus(state.scope, str(state.path), shown(state.path, places), state.what,
+                      state.state, state.problem)  # fmt: skip
+    if state.state == "error" or not state.argv:
+        return done
     argv = expanded(state.argv, places)
     gone = missing_paths(argv)
     if gone:
-        return f"{line}; names {', '.join(gone)}, which does not exist here", False
+        return replace(done, missing=tuple(gone))
     waiting = waiting_for(state.agent.id, state.scope, places)
-    if waiting:
-        return f"{line}; written, waiting for {waiting}", True
-    if no_probe:
-        return line, True
+    if waiting or not probe_servers:
+        return replace(done, waiting_for=waiting or "")
     cwd = places.project if state.scope == "project" else places.home
     key = (tuple(argv), state.env, cwd)
     if key not in probed:
-        result = probe(argv, cwd, dict(state.env))
-        probed[key] = ((f"server answers ({result.tools} tools)" if result.ok
-                        else f"server fails: {result.problem}"), result.ok)  # fmt: skip
-    return f"{line}; {probed[key][0]}", probed[key][1]
+        answer = probe(argv, cwd, dict(state.env))
+        probed[key] = ("answers" if answer.ok else "fails", answer.tools, answer.problem)
+    server, tools, problem = probed[key]
+    return replace(done, server=server, tools=tools, problem=problem)
 
 
 @click.command("uninstall")

@@ -1,6 +1,6 @@
 """What every CLI command shares: the opened ``Memory``, output and error handling.
 
-Invariant: a command gets its ``Memory`` from ``Context.memory`` (opened on
+Invariant: a command gets its ``Memory`` from ``Invocation.memory`` (opened on
 first use, for ``--project`` or the working directory), prints one rendered
 result with ``show`` (text, or its data as JSON with ``--json``), and a
 ``ToonMemoryError`` becomes one line on stderr and the documented exit code
@@ -31,10 +31,10 @@ if TYPE_CHECKING:
     from toon_memory.render.results import Rendered
 
 F = TypeVar("F", bound=Callable[..., Any])
-__all__ = ["ALLOW_SECRETS_HELP", "Context", "handles_errors", "json_option", "pass_ctx", "show"]
+__all__ = ["ALLOW_SECRETS_HELP", "Invocation", "handles_errors", "json_option", "pass_ctx", "show"]
 
 
-class Context:
+class Invocation:
     """What every command shares: the project override and the memory it opens."""
 
     def __init__(self, project: str | None) -> None:
@@ -56,7 +56,7 @@ class Context:
                 click.echo(f"note: {note}", err=True)
 
 
-pass_ctx = click.make_pass_decorator(Context)
+pass_ctx = click.make_pass_decorator(Invocation)
 
 
 def emit(data: Any, text: str, as_json: bool) -> None:
@@ -110,7 +110,7 @@ def handles_errors(func: F) -> F:
 def _notices_before_error() -> None:
     """A failing command still tells what loading found (e.g. a journal set aside)."""
     ctx = click.get_current_context(silent=True)
-    shared = ctx.find_object(Context) if ctx is not None else None
+    shared = ctx.find_object(Invocation) if ctx is not None else None
     if shared is not None:
         shared.print_notices()
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from toon_memory.adapters.cli.invocation import Context, handles_errors
+from toon_memory.adapters.cli.invocation import Invocation, handles_errors
 
 
 @click.command()
@@ -24,7 +24,7 @@ from toon_memory.adapters.cli.invocation import Context, handles_errors
 @click.option("--port", default=3737, show_default=True, type=int, help="HTTP port.")
 @click.pass_obj
 @handles_errors
-def mcp(obj: Context, project_opt: str | None, use_http: bool, host: str, port: int) -> None:
+def mcp(obj: Invocation, project_opt: str | None, use_http: bool, host: str, port: int) -> None:
     """Run the MCP server (stdio; --http for Streamable HTTP with a bearer token)."""
     from toon_memory.adapters import server
 
@@ -33,3 +33,6 @@ def mcp(obj: Context, project_opt: str | None, use_http: bool, host: str, port: 
         server.serve_http(project, host, port)
     else:
         server.serve_stdio(project)
+
+
+COMMANDS: tuple[click.Command, ...] = (mcp,)

@@ -17,7 +17,13 @@ import click
 
 from toon_memory.adapters.cli.declared import commands
 from toon_memory.adapters.cli.hook_command import hook
-from toon_memory.adapters.cli.invocation import Context, handles_errors, json_option, pass_ctx, show
+from toon_memory.adapters.cli.invocation import (
+    Invocation,
+    handles_errors,
+    json_option,
+    pass_ctx,
+    show,
+)
 from toon_memory.adapters.server.tools.sessions import SESSIONS
 
 
@@ -26,7 +32,7 @@ from toon_memory.adapters.server.tools.sessions import SESSIONS
 @json_option
 @pass_ctx
 @handles_errors
-def sessions(ctx: Context, conflicts_only: bool, as_json: bool) -> None:
+def sessions(ctx: Invocation, conflicts_only: bool, as_json: bool) -> None:
     """Active agent sessions (agent, branch, files, last seen) and soft conflicts.
 
     The session named by TOON_MEMORY_SESSION is marked as you.

@@ -20,7 +20,7 @@ import click
 
 from toon_memory.adapters.cli.invocation import (
     ALLOW_SECRETS_HELP,
-    Context,
+    Invocation,
     emit,
     handles_errors,
     json_option,
@@ -42,7 +42,7 @@ def global_group() -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def global_export(ctx: Context, allow_secrets: bool, as_json: bool) -> None:
+def global_export(ctx: Invocation, allow_secrets: bool, as_json: bool) -> None:
     """Merge this project's memory into the global memory."""
     from toon_memory.render.sharing import global_exported
 
@@ -57,7 +57,7 @@ def global_export(ctx: Context, allow_secrets: bool, as_json: bool) -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def global_import(ctx: Context, replace: bool, allow_secrets: bool, as_json: bool) -> None:
+def global_import(ctx: Invocation, replace: bool, allow_secrets: bool, as_json: bool) -> None:
     """Merge the global memory into this project (or replace it with --replace)."""
     from toon_memory.render.sharing import global_imported
 
@@ -75,7 +75,7 @@ def gist() -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def gist_export(ctx: Context, public: bool, as_json: bool) -> None:
+def gist_export(ctx: Invocation, public: bool, as_json: bool) -> None:
     """Upload this memory to a Gist; the gist id is remembered, so later exports update it."""
     from toon_memory.render.sharing import gist_exported
 
@@ -88,7 +88,7 @@ def gist_export(ctx: Context, public: bool, as_json: bool) -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def gist_import(ctx: Context, gist_id: str, allow_secrets: bool, as_json: bool) -> None:
+def gist_import(ctx: Invocation, gist_id: str, allow_secrets: bool, as_json: bool) -> None:
     """Merge the memory of Gist ID (an id or a gist URL) into this one."""
     from toon_memory.render.sharing import gist_imported
 
@@ -117,7 +117,7 @@ def merge_driver(base: str, ours: str, theirs: str, as_json: bool) -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def git_setup(ctx: Context, as_json: bool) -> None:
+def git_setup(ctx: Invocation, as_json: bool) -> None:
     """Share this memory through git: register the merge driver and the pre-commit hook."""
     from toon_memory.render.sharing import git_set_up
 
@@ -133,7 +133,7 @@ def git_hook() -> None:
 @json_option
 @pass_ctx
 @handles_errors
-def git_pre_commit(ctx: Context, as_json: bool) -> None:
+def git_pre_commit(ctx: Invocation, as_json: bool) -> None:
     """Fold the journal into data.toon and stage data.toon and archive.toon."""
 
     message = ctx.memory.sharing.pre_commit()
@@ -156,7 +156,7 @@ _MINUTES = click.FloatRange(min=0.001, max=1440)
 @pass_ctx
 @handles_errors
 def watch(
-    ctx: Context, minutes: float | None, interval: float, compress: bool, log: str | None,
+    ctx: Invocation, minutes: float | None, interval: float, compress: bool, log: str | None,
     max_backups: int, as_json: bool,
 ) -> None:  # fmt: skip
     """Back up the memory every MINUTES (or --interval) minutes when it changed, until stopped."""

@@ -10,7 +10,7 @@ import click
 
 from toon_memory.adapters.cli.invocation import (
     ALLOW_SECRETS_HELP,
-    Context,
+    Invocation,
     handles_errors,
     json_option,
     pass_ctx,
@@ -24,7 +24,7 @@ def state() -> None:
     """Hot memory: SESSION-STATE.json at the workspace root."""
 
 
-def _run(ctx: Context, as_json: bool, action: str, field: str | None = None,
+def _run(ctx: Invocation, as_json: bool, action: str, field: str | None = None,
          values: tuple[str, ...] | None = None, allow_secrets: bool = False) -> None:  # fmt: skip
     listed = list(values) if values is not None else None
     data = ctx.memory.session_state(action, field, listed, allow_secrets)
@@ -35,7 +35,7 @@ def _run(ctx: Context, as_json: bool, action: str, field: str | None = None,
 @json_option
 @pass_ctx
 @handles_errors
-def state_show(ctx: Context, as_json: bool) -> None:
+def state_show(ctx: Invocation, as_json: bool) -> None:
     """Print the session state."""
     _run(ctx, as_json, "show")
 
@@ -48,7 +48,7 @@ def state_show(ctx: Context, as_json: bool) -> None:
 @pass_ctx
 @handles_errors
 def state_set(
-    ctx: Context, field: str, values: tuple[str, ...], allow_secrets: bool, as_json: bool
+    ctx: Invocation, field: str, values: tuple[str, ...], allow_secrets: bool, as_json: bool
 ) -> None:
     """Set current_task, or replace a list field with VALUES."""
     _run(ctx, as_json, "set", field, values, allow_secrets)
@@ -62,7 +62,7 @@ def state_set(
 @pass_ctx
 @handles_errors
 def state_add(
-    ctx: Context, field: str, values: tuple[str, ...], allow_secrets: bool, as_json: bool
+    ctx: Invocation, field: str, values: tuple[str, ...], allow_secrets: bool, as_json: bool
 ) -> None:
     """Append VALUES to key_context, pending_actions or recent_decisions."""
     _run(ctx, as_json, "add", field, values, allow_secrets)
@@ -73,7 +73,7 @@ def state_add(
 @json_option
 @pass_ctx
 @handles_errors
-def state_clear(ctx: Context, fields: tuple[str, ...], as_json: bool) -> None:
+def state_clear(ctx: Invocation, fields: tuple[str, ...], as_json: bool) -> None:
     """Clear the named fields (all documented fields when none are named)."""
     _run(ctx, as_json, "clear", None, fields or None)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from toon_memory.adapters.cli.invocation import Context, handles_errors, pass_ctx, show
+from toon_memory.adapters.cli.invocation import Invocation, handles_errors, pass_ctx, show
 
 DEFAULT_EXPORT = "toon-memory-viewer.html"
 
@@ -39,7 +39,7 @@ DEFAULT_EXPORT = "toon-memory-viewer.html"
 @click.option("--json", "as_json", is_flag=True, help="With --export: print JSON instead of text.")
 @pass_ctx
 @handles_errors
-def viewer(ctx: Context, /, port: int, no_open: bool, export: str | None, as_json: bool) -> None:
+def viewer(ctx: Invocation, /, port: int, no_open: bool, export: str | None, as_json: bool) -> None:
     """Open the memory graph viewer (live in the browser), or --export it as static HTML."""
     from toon_memory.adapters.viewer.payload import graph_payload
 
