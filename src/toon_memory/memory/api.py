@@ -33,7 +33,7 @@ from toon_memory.store.paths import MemoryPaths, find_project_root, home_dir
 from toon_memory.store.store import Store
 
 if TYPE_CHECKING:
-    from toon_memory.memory.briefs import Context
+    from toon_memory.memory.briefs import Briefs
     from toon_memory.memory.curation import Curation
     from toon_memory.memory.hooks import HookCall, HookStart
     from toon_memory.memory.security import Security
@@ -77,7 +77,7 @@ class Memory:
         self._transfer = Transfer(self.store)
         self._sessions: Sessions | None = None
         self._curation: Curation | None = None
-        self._context: Context | None = None
+        self._context: Briefs | None = None
         self._sharing: Sharing | None = None
         self._security: Security | None = None
 
@@ -119,12 +119,12 @@ class Memory:
         return self._security
 
     @property
-    def context(self) -> Context:
+    def context(self) -> Briefs:
         """Briefs: brief, generate, diff, focus, health, export."""
         if self._context is None:
-            from toon_memory.memory.briefs import Context
+            from toon_memory.memory.briefs import Briefs
 
-            self._context = Context(self.store, self.root, self._recaller, self.sessions)
+            self._context = Briefs(self.store, self.root, self._recaller, self.sessions)
         return self._context
 
     # -- state -----------------------------------------------------------

@@ -64,7 +64,7 @@ def _part(module: str, name: str) -> Callable[[], type]:
 
 #: A dotted ``ToolSpec.method``'s first name -> the class of that ``Memory`` part.
 PARTS: dict[str, Callable[[], type]] = {
-    "context": _part("briefs", "Context"),
+    "context": _part("briefs", "Briefs"),
     "sessions": _part("sessions", "Sessions"),
     "curation": _part("curation", "Curation"),
     "sharing": _part("sharing", "Sharing"),

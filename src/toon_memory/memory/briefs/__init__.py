@@ -42,7 +42,7 @@ COMMIT_LIMIT = 50
 FILE_LIMIT = 100
 
 
-class Context:
+class Briefs:
     """``Memory.context``: briefs for a session.
 
     ``session_id`` names this process's own session when it has one (the MCP
