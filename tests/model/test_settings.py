@@ -34,15 +34,15 @@ def test_every_setting_is_read() -> None:
     config = config_from_dict(
         {"merge": "keep-first", "autoArchive": {"expired": False, "afterDays": 30, "cap": "500"},
          "vocab": {"db": ["postgres", 15], "bad": "not a list"}, "sessionWindowMinutes": 5,
-         "capture": True, "hookBudgetTokens": 900, "historyVersions": 3,
+         "capture": True, "verbatim": True, "hookBudgetTokens": 900, "historyVersions": 3,
          "limits": {"keyChars": 10, "importDepth": "4"}},
         PATH,
     )  # fmt: skip
     assert config.merge == "keep-first" and config.archive_expired is False
-    assert (config.archive_after_days, config.archive_cap) == (30, 500)
+    assert (config.archive_after_days, config.archive_max_entries) == (30, 500)
     assert config.vocab == {"db": ["postgres", "15"]}
     assert (config.session_window_minutes, config.hook_budget_tokens) == (5, 900)
-    assert config.capture is True and config.history_versions == 3
+    assert config.capture is True and config.verbatim is True and config.history_versions == 3
     assert config.limits == Limits(key_chars=10, import_depth=4)
 
 
