@@ -10,12 +10,13 @@ graph (about 0.1 s at 10,000 entries).
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any, Protocol
 
 from toon_memory.model.entry import Entry, EntryMap
 from toon_memory.search import signals
 from toon_memory.search.graph import LinkGraph, content_refs
-from toon_memory.search.index import BM25Index
+from toon_memory.search.index import BM25Index, Scoring, weighted_terms
 from toon_memory.search.tokenize import detect_language, document_terms
 from toon_memory.search.tokenize import script_family as family_of
 
@@ -44,6 +45,49 @@ def entry_fields(entry: Entry) -> dict[str, list[str]]:
 def entry_links(entry: Entry) -> list[tuple[str, str]]:
     """Typed out-links of an entry: its ``links`` then its ``[[key]]`` mentions."""
     return entry.link_targets() + [("relates", ref) for ref in content_refs(entry.content)]
+
+
+def analyse(entry: Entry) -> tuple[dict[str, float], float, list[tuple[str, str]]]:
+    """What an on-disk index stores of an entry: BM25F weighted terms and length (as
+    ``BM25Index.add`` computes them) and the graph's typed links (as ``LinkGraph.add``
+    keeps them: first of each, none to an empty key)."""
+    terms, length = weighted_terms(entry_fields(entry), FIELD_WEIGHTS)
+    links = [(kind, target) for kind, target in dict.fromkeys(entry_links(entry)) if target]
+    return terms, length, links
+
+
+class Neighbourhood(Protocol):
+    """The link graph as ranking reads it (``LinkGraph``, or an index's edge lookups)."""
+
+    def neighbours(self, node: str) -> Mapping[str, str]: ...
+    def expand(
+        self, seeds: Iterable[str], hops: int, allowed: Callable[[str], bool]
+    ) -> dict[str, int]: ...
+    def ids_of(self, key: str) -> set[str]: ...
+
+
+class RankCorpus(Protocol):
+    """What the one ranking pipeline reads: ``Corpus`` (in memory) and
+    ``search.source.SourceCorpus`` (an on-disk index) both provide it."""
+
+    @property
+    def entries(self) -> Mapping[str, Entry]: ...
+    @property
+    def index(self) -> Scoring: ...
+    @property
+    def graph(self) -> Neighbourhood: ...
+    @property
+    def static(self) -> Mapping[str, tuple[float, float]]: ...
+    @property
+    def family(self) -> Mapping[str, str]: ...
+    @property
+    def usage(self) -> Mapping[str, signals.Usage]: ...
+    @property
+    def conditional(self) -> Collection[str]: ...
+    @property
+    def pinned(self) -> Collection[str]: ...
+    def centrality(self, node: str) -> float: ...
+    def ids_of(self, key: str) -> list[str]: ...
 
 
 class Corpus:

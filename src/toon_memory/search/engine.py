@@ -17,7 +17,7 @@ from typing import Any
 from toon_memory.errors import NotFoundError
 from toon_memory.model.entry import Entry, EntryMap
 from toon_memory.search.budget import fit_budget
-from toon_memory.search.corpus import Corpus
+from toon_memory.search.corpus import Corpus, RankCorpus
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.pipeline import hit_edges, rank_entries
 from toon_memory.search.result import Hit, RecallResult
@@ -70,14 +70,7 @@ class Engine:
 
     def get(self, id_or_key: str) -> Entry | None:
         """The entry with this id, else the best entry with this key (active, newest)."""
-        entries = self._corpus.entries
-        found = entries.get(id_or_key)
-        if found is not None:
-            return found
-        versions = [entries[i] for i in self._corpus.ids_of(id_or_key)]
-        if not versions:
-            return None
-        return max(versions, key=lambda e: (e.status == "active", e.updated, e.created, e.id))
+        return get_over(self._corpus, id_or_key)
 
     def category_counts(self) -> dict[str, int]:
         """How many active entries each category has (read from the index, nothing unpacked)."""
@@ -98,9 +91,7 @@ class Engine:
         session_files: Collection[str] = frozenset(),
     ) -> RecallResult:
         """Rank entries for ``opts`` (validated here; bad values raise ``InputError``)."""
-        o = opts.validated()
-        result = self._fetch(o) if o.ids else rank_entries(self._corpus, o, today, session_files)
-        return fit_budget(result) if o.budget_tokens > 0 else result
+        return recall_over(self._corpus, opts, today=today, session_files=session_files)
 
     def search(
         self,
@@ -168,21 +159,47 @@ class Engine:
         )
         return [entries[node] for node in path]
 
-    def _fetch(self, o: RecallOptions) -> RecallResult:
-        hits: list[Hit] = []
-        missing: list[str] = []
-        seen: set[str] = set()
-        for wanted in o.ids or ():
-            entry = self.get(wanted)
-            if entry is None:
-                missing.append(wanted)
-            elif entry.id not in seen:
-                seen.add(entry.id)
-                hits.append(Hit(entry, 1.0, 100, -1, "", ()))
-        return RecallResult(o, tuple(hits), hit_edges(hits), len(hits), tuple(missing))
-
     def __getstate__(self) -> dict[str, Any]:
         return {"corpus": self._corpus}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._corpus = state["corpus"]
+
+
+def get_over(corpus: RankCorpus, id_or_key: str) -> Entry | None:
+    """The entry with this id, else the best entry with this key (active, newest)."""
+    entries = corpus.entries
+    found = entries.get(id_or_key)
+    if found is not None:
+        return found
+    versions = [entries[i] for i in corpus.ids_of(id_or_key)]
+    if not versions:
+        return None
+    return max(versions, key=lambda e: (e.status == "active", e.updated, e.created, e.id))
+
+
+def recall_over(
+    corpus: RankCorpus,
+    opts: RecallOptions,
+    *,
+    today: date,
+    session_files: Collection[str] = frozenset(),
+) -> RecallResult:
+    """``Engine.recall`` over any corpus (in memory, or ``search.source.SourceCorpus``)."""
+    o = opts.validated()
+    result = _fetch(corpus, o) if o.ids else rank_entries(corpus, o, today, session_files)
+    return fit_budget(result) if o.budget_tokens > 0 else result
+
+
+def _fetch(corpus: RankCorpus, o: RecallOptions) -> RecallResult:
+    hits: list[Hit] = []
+    missing: list[str] = []
+    seen: set[str] = set()
+    for wanted in o.ids or ():
+        entry = get_over(corpus, wanted)
+        if entry is None:
+            missing.append(wanted)
+        elif entry.id not in seen:
+            seen.add(entry.id)
+            hits.append(Hit(entry, 1.0, 100, -1, "", ()))
+    return RecallResult(o, tuple(hits), hit_edges(hits), len(hits), tuple(missing))

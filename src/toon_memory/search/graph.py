@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 _REF_RE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
 
@@ -20,6 +20,43 @@ _REF_RE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
 def content_refs(content: str) -> list[str]:
     """Keys mentioned as ``[[key]]`` in ``content``, in order, without duplicates."""
     return list(dict.fromkeys(match.strip() for match in _REF_RE.findall(content)))
+
+
+INVERSE = {"supersedes": "superseded_by", "superseded_by": "supersedes"}
+
+
+def expand_over(
+    neighbours: Callable[[str], Mapping[str, str]],
+    seeds: Iterable[str],
+    hops: int,
+    allowed: Callable[[str], bool],
+) -> dict[str, int]:
+    """Every node within ``hops`` of a seed (through allowed nodes) -> its hop distance."""
+    dist = {seed: 0 for seed in seeds}
+    frontier = list(dist)
+    for hop in range(1, hops + 1):
+        nxt: list[str] = []
+        for node in frontier:
+            for other in neighbours(node):
+                if other not in dist and allowed(other):
+                    dist[other] = hop
+                    nxt.append(other)
+        frontier = nxt
+    return dist
+
+
+def edge_kind(newer_out: Sequence[str], older_out: Sequence[str]) -> str:
+    """The type of an edge as seen from its newer end (the node added to the graph last).
+
+    ``newer_out``: the types of the newer node's links to the older one's key, in
+    link order; ``older_out``: those of the older node's links to the newer one's key.
+    ``LinkGraph.add`` joins the newer node's own links first (the first one wins),
+    then the older node's link (the last one it recorded), seen backwards.
+    """
+    if newer_out:
+        return newer_out[0]
+    kind = older_out[-1]
+    return INVERSE.get(kind, kind)
 
 
 class LinkGraph:
@@ -80,7 +117,7 @@ class LinkGraph:
         if a == b:
             return
         self._adj[a].setdefault(b, kind)
-        back = {"supersedes": "superseded_by", "superseded_by": "supersedes"}.get(kind, kind)
+        back = INVERSE.get(kind, kind)
         self._adj[b].setdefault(a, back)
         if self._max_degree >= 0:  # degrees only grow here: keep the maximum current
             self._max_degree = max(self._max_degree, len(self._adj[a]), len(self._adj[b]))
@@ -105,17 +142,7 @@ class LinkGraph:
         self, seeds: Iterable[str], hops: int, allowed: Callable[[str], bool]
     ) -> dict[str, int]:
         """Every node within ``hops`` of a seed (through allowed nodes) -> its hop distance."""
-        dist = {seed: 0 for seed in seeds}
-        frontier = list(dist)
-        for hop in range(1, hops + 1):
-            nxt: list[str] = []
-            for node in frontier:
-                for other in self._adj.get(node, ()):
-                    if other not in dist and allowed(other):
-                        dist[other] = hop
-                        nxt.append(other)
-            frontier = nxt
-        return dist
+        return expand_over(self.neighbours, seeds, hops, allowed)
 
     def shortest_path(
         self, start: str, goal: str, allowed: Callable[[str], bool] | None = None

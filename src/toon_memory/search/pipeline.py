@@ -20,7 +20,7 @@ from datetime import date
 
 from toon_memory.search import crosslang, rank, signals
 from toon_memory.search import intent as intents
-from toon_memory.search.corpus import Corpus, entry_links
+from toon_memory.search.corpus import RankCorpus, entry_links
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.paths import named_paths, names_file, normalise_path
 from toon_memory.search.result import Edge, Hit, RecallResult
@@ -55,7 +55,7 @@ class Context:
 
 
 def allowed_test(
-    corpus: Corpus, o: RecallOptions, today: date, history: str = ""
+    corpus: RankCorpus, o: RecallOptions, today: date, history: str = ""
 ) -> Callable[[str], bool]:
     """Eligibility as a fast predicate: without filters only TTL/status entries are checked.
 
@@ -83,7 +83,7 @@ def read_intent(o: RecallOptions, today: date) -> tuple[RecallOptions, intents.I
 
 
 def rank_entries(
-    corpus: Corpus, o: RecallOptions, today: date, session_files: Collection[str]
+    corpus: RankCorpus, o: RecallOptions, today: date, session_files: Collection[str]
 ) -> RecallResult:
     """The ranked answer for validated options ``o`` (not an ids fetch)."""
     o, intent, history = read_intent(o, today)
@@ -119,7 +119,7 @@ def rank_entries(
 
 
 def _matched(
-    corpus: Corpus,
+    corpus: RankCorpus,
     o: RecallOptions,
     groups: list[tuple[str, ...]],
     weights: list[dict[str, float]],
@@ -144,7 +144,7 @@ def _matched(
 
 
 def _exclude(
-    corpus: Corpus, total: dict[int, float], o: RecallOptions, allowed: Callable[[str], bool]
+    corpus: RankCorpus, total: dict[int, float], o: RecallOptions, allowed: Callable[[str], bool]
 ) -> dict[int, float]:
     """Drop ineligible matches (by index slot), checking as few entries as possible."""
     doc_id = corpus.index.doc_id
@@ -159,7 +159,7 @@ def _exclude(
 
 
 def _fuse(
-    corpus: Corpus, relevance: dict[str, float], hop: dict[str, int], ctx: Context, n: int
+    corpus: RankCorpus, relevance: dict[str, float], hop: dict[str, int], ctx: Context, n: int
 ) -> dict[str, float]:
     centrality = {node: corpus.centrality(node) for node in relevance}
     if ctx.opts.rrf:
@@ -173,7 +173,9 @@ def _fuse(
             for node, value in fused.items()}  # fmt: skip
 
 
-def _adjust(corpus: Corpus, node: str, value: float, ctx: Context, strength: float = 1.0) -> float:
+def _adjust(
+    corpus: RankCorpus, node: str, value: float, ctx: Context, strength: float = 1.0
+) -> float:
     """The fused score times (1 + bonuses x ``strength``), quality, session, a file the query
     names, and freshness.
 
@@ -198,7 +200,7 @@ def _adjust(corpus: Corpus, node: str, value: float, ctx: Context, strength: flo
 
 
 def _hits(
-    corpus: Corpus,
+    corpus: RankCorpus,
     order: list[str],
     scores: dict[str, float],
     hop: dict[str, int],

@@ -1,0 +1,210 @@
+"""The ranker's view of a corpus kept outside the process (the SQLite index of ``store``).
+
+Invariant: ``SourceCorpus`` offers the ranking pipeline exactly what the in-memory
+``Corpus`` offers (``entries``, ``index``, ``graph``, ``static``, ``family``,
+``usage``, ``conditional``, ``pinned``, ``centrality``, ``ids_of``), computed from
+a ``CorpusSource`` with the same functions (``index.term_scores``, ``signals``,
+``graph.edge_kind``), so one ranker answers over both engines and, for equal
+entries added in equal order, gives equal results. It reads lazily: a query
+touches the postings of its terms, the rows of its candidates and the links of
+the nodes it expands; nothing is read twice in one view, nothing is written.
+A ``SourceCorpus`` is one query's snapshot: make a new one per query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Protocol
+
+from toon_memory.model.entry import Entry
+from toon_memory.search import signals
+from toon_memory.search.graph import INVERSE, edge_kind, expand_over
+from toon_memory.search.index import Scoring
+from toon_memory.search.tokenize import script_family as family_of
+
+#: One link between two nodes, seen from a node: (other id, other's graph sequence,
+#: True when the link is the node's own, its type). See ``CorpusSource.links``.
+LinkRow = tuple[str, int, bool, str]
+
+
+class CorpusSource(Protocol):
+    """What a derived index stores (``store.index_db.IndexDb`` implements it)."""
+
+    def count(self) -> int: ...
+    def avg_len(self) -> float: ...
+    def doc_freq(self, term: str) -> int: ...
+    def postings(self, term: str) -> Iterable[tuple[int, float, float]]: ...
+    def slot(self, doc_id: str) -> int | None: ...
+    def doc_id(self, slot: int) -> str: ...
+    def entry(self, doc_id: str) -> Entry | None: ...
+    def seq(self, doc_id: str) -> int:
+        """When the node last joined the graph (a later upsert: a larger number)."""
+        ...
+
+    def links(self, doc_id: str) -> list[LinkRow]:
+        """Every link joining ``doc_id`` and another node, in link order: its own links to
+        the other's key, and the other's links to its key."""
+        ...
+
+    def degree(self, doc_id: str) -> int: ...
+    def max_degree(self) -> int: ...
+    def ids_with_key(self, key: str) -> list[str]: ...
+    def conditional_ids(self) -> set[str]: ...
+    def pinned_ids(self) -> set[str]: ...
+    def usage_rows(self) -> Iterable[tuple[str, str, str, str, int]]:
+        """(id, last_accessed, date, created, accessed) of every entry, in slot order."""
+        ...
+
+
+class _Index(Scoring):
+    def __init__(self, source: CorpusSource) -> None:
+        self._source = source
+        self._n = source.count()
+        self._avg = source.avg_len()
+
+    def count(self) -> int:
+        return self._n
+
+    def avg_len(self) -> float:
+        return self._avg
+
+    def doc_freq(self, term: str) -> int:
+        return self._source.doc_freq(term)
+
+    def postings(self, term: str) -> Iterable[tuple[int, float, float]]:
+        return self._source.postings(term)
+
+    def slot(self, doc_id: str) -> int | None:
+        return self._source.slot(doc_id)
+
+    def doc_id(self, slot: int) -> str:
+        return self._source.doc_id(slot)
+
+
+class _Graph:
+    def __init__(self, source: CorpusSource) -> None:
+        self._source = source
+        self._adj: dict[str, dict[str, str]] = {}
+
+    def neighbours(self, node: str) -> dict[str, str]:
+        """Neighbour id -> edge type as seen from ``node`` (``LinkGraph.neighbours``)."""
+        found = self._adj.get(node)
+        if found is None:
+            found = self._adj[node] = self._resolve(node)
+        return found
+
+    def _resolve(self, node: str) -> dict[str, str]:
+        mine = self._source.seq(node)
+        own: dict[str, list[str]] = {}
+        theirs: dict[str, list[str]] = {}
+        seqs: dict[str, int] = {}
+        for other, seq, outgoing, kind in self._source.links(node):
+            if other != node:
+                seqs[other] = seq
+                (own if outgoing else theirs).setdefault(other, []).append(kind)
+        adj: dict[str, str] = {}
+        for other, seq in seqs.items():
+            mine_out, their_out = own.get(other, []), theirs.get(other, [])
+            if seq < mine:
+                adj[other] = edge_kind(mine_out, their_out)
+            else:
+                adj[other] = edge_kind(their_out, mine_out)
+                adj[other] = _flip(adj[other])
+        return adj
+
+    def expand(
+        self, seeds: Iterable[str], hops: int, allowed: Callable[[str], bool]
+    ) -> dict[str, int]:
+        return expand_over(self.neighbours, seeds, hops, allowed)
+
+    def ids_of(self, key: str) -> set[str]:
+        return set(self._source.ids_with_key(key))
+
+
+def _flip(kind: str) -> str:
+    return INVERSE.get(kind, kind)
+
+
+class _Entries(Mapping[str, Entry]):
+    """Entries read on first use and kept for the rest of the query."""
+
+    def __init__(self, source: CorpusSource) -> None:
+        self._source = source
+        self._seen: dict[str, Entry] = {}
+
+    def __getitem__(self, entry_id: str) -> Entry:
+        entry = self._seen.get(entry_id)
+        if entry is None:
+            entry = self._source.entry(entry_id)
+            if entry is None:
+                raise KeyError(entry_id)
+            self._seen[entry_id] = entry
+        return entry
+
+    def __iter__(self) -> Iterator[str]:
+        raise TypeError("a source corpus is not iterated whole")
+
+    def __len__(self) -> int:
+        return self._source.count()
+
+
+class _Derived(Mapping[str, tuple[float, float]]):
+    """``Corpus.static`` computed on the entries a query reads."""
+
+    def __init__(self, entries: _Entries) -> None:
+        self._entries = entries
+
+    def __getitem__(self, node: str) -> tuple[float, float]:
+        entry = self._entries[node]
+        return signals.static_bonus(entry), signals.factor(entry, ())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class _Families(Mapping[str, str]):
+    def __init__(self, entries: _Entries) -> None:
+        self._entries = entries
+
+    def __getitem__(self, node: str) -> str:
+        entry = self._entries[node]
+        return family_of(entry.content or entry.key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class SourceCorpus:
+    """One query's corpus over a ``CorpusSource`` (see the module docstring)."""
+
+    def __init__(self, source: CorpusSource) -> None:
+        self.source = source
+        self.entries = _Entries(source)
+        self.index = _Index(source)
+        self.graph = _Graph(source)
+        self.static = _Derived(self.entries)
+        self.family = _Families(self.entries)
+        self.conditional = source.conditional_ids()
+        self.pinned = source.pinned_ids()
+        self._max_degree = -1
+
+    @property
+    def usage(self) -> dict[str, signals.Usage]:
+        """Per entry, what the no-query ranking reads (every row: only that ranking asks)."""
+        usage_from = signals.usage_from
+        return {row[0]: usage_from(*row[1:]) for row in self.source.usage_rows()}
+
+    def centrality(self, node: str) -> float:
+        if self._max_degree < 0:
+            self._max_degree = self.source.max_degree()
+        top = self._max_degree
+        return self.source.degree(node) / top if top else 0.0
+
+    def ids_of(self, key: str) -> list[str]:
+        return sorted(self.source.ids_with_key(key))
