@@ -10,7 +10,7 @@ graph (about 0.1 s at 10,000 entries).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
 from toon_memory.model.entry import Entry, EntryMap
@@ -24,6 +24,8 @@ from toon_memory.search.tokenize import script_family as family_of
 FIELD_WEIGHTS: dict[str, float] = {
     "id": 1.0, "category": 0.5, "key": 3.0, "content": 1.0, "file": 1.5, "tags": 2.5,
 }  # fmt: skip
+#: One analysed entry as ``Corpus.documents`` gives it.
+Document = tuple[int, str, int, float, list[str], list[tuple[str, str]]]
 #: Bump when the tokenizer, the weights or the pickled layout change (part of a cache key).
 INDEX_VERSION = 6
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
@@ -88,6 +90,9 @@ class RankCorpus(Protocol):
     def pinned(self) -> Collection[str]: ...
     def centrality(self, node: str) -> float: ...
     def ids_of(self, key: str) -> list[str]: ...
+    def category_counts(self) -> dict[str, int]:
+        """How many active entries each category has (nothing unpacked)."""
+        ...
 
 
 class Corpus:
@@ -108,6 +113,12 @@ class Corpus:
 
     def centrality(self, node: str) -> float:
         return self.graph.centrality(node)
+
+    def category_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for category in self.active_category.values():
+            counts[category] = counts.get(category, 0) + 1
+        return counts
 
     def upsert(self, entry: Entry) -> None:
         self.entries[entry.id] = entry  # no-op when the map is shared and already holds it
@@ -151,6 +162,24 @@ class Corpus:
     def ids_of(self, key: str) -> list[str]:
         """Ids of the entries that have this key (every version)."""
         return sorted(self.graph.ids_of(key))
+
+    def documents(self) -> Iterator[Document]:
+        """What an on-disk index stores of each entry, already analysed: (slot, id, graph
+        order, weighted length, terms, typed links), in graph order."""
+        index = self.index
+        for seq, (node, links) in enumerate(self.graph.nodes(), start=1):
+            found = index.document(node)
+            if found is not None:
+                slot, length, terms = found
+                yield slot, node, seq, length, terms, links
+
+    def postings(self) -> Iterator[tuple[str, Iterable[tuple[int, float]]]]:
+        """Every term with its ``(slot, tf)`` postings (``BM25Index.all_postings``)."""
+        return self.index.all_postings()
+
+    def total_length(self) -> float:
+        """The index's Σ|d|, exactly as it keeps it (so lengths average identically)."""
+        return self.index.total_length()
 
     def __getstate__(self) -> dict[str, Any]:
         return {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 _REF_RE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
 
@@ -121,6 +121,11 @@ class LinkGraph:
         self._adj[b].setdefault(a, back)
         if self._max_degree >= 0:  # degrees only grow here: keep the maximum current
             self._max_degree = max(self._max_degree, len(self._adj[a]), len(self._adj[b]))
+
+    def nodes(self) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+        """Every node with its typed out-links, in the order the nodes joined the graph."""
+        for node in self._key:
+            yield node, self._out[node]
 
     def neighbours(self, node: str) -> dict[str, str]:
         """Neighbour id -> edge type as seen from ``node``."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 K1 = 1.2
@@ -210,6 +210,25 @@ class BM25Index(Scoring):
         """How many documents hold ``term`` (read without unpacking its postings)."""
         plist = self._postings.get(term)
         return len(plist) if plist is not None else self._packed.size(term)
+
+    def total_length(self) -> float:
+        return self._total
+
+    def document(self, doc_id: str) -> tuple[int, float, list[str]] | None:
+        """Slot, weighted length and terms of an indexed document (None when unknown)."""
+        slot = self._slot.get(doc_id)
+        if slot is None:
+            return None
+        return slot, self._len[slot], [t for t in self._terms[slot].split(_SEP) if t]
+
+    def all_postings(self) -> Iterator[tuple[str, Iterable[tuple[int, float]]]]:
+        """Every term with its ``(slot, tf)`` postings in slot order (nothing unpacked to keep)."""
+        packed = self._packed
+        for term, i in packed.position.items():
+            lo, hi = packed.offsets[i], packed.offsets[i + 1]
+            yield term, sorted(zip(packed.slots[lo:hi], packed.tfs[lo:hi], strict=True))
+        for term, plist in self._postings.items():
+            yield term, sorted(plist.items())
 
     def _take_slot(self, doc_id: str) -> int:
         if self._free:

@@ -55,6 +55,10 @@ class CorpusSource(Protocol):
         """(id, last_accessed, date, created, accessed) of every entry, in slot order."""
         ...
 
+    def category_counts(self) -> dict[str, int]:
+        """How many active entries each category has."""
+        ...
+
 
 class _Index(Scoring):
     def __init__(self, source: CorpusSource) -> None:
@@ -208,3 +212,6 @@ class SourceCorpus:
 
     def ids_of(self, key: str) -> list[str]:
         return sorted(self.source.ids_with_key(key))
+
+    def category_counts(self) -> dict[str, int]:
+        return self.source.category_counts()

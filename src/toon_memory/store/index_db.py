@@ -27,17 +27,57 @@ from __future__ import annotations
 import contextlib
 import marshal
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Protocol
 
 from toon_memory.model.entry import ATTRIBUTES, Entry
 
 #: Bump when the tables change.
-SCHEMA = 1
+SCHEMA = 2
 #: What ``analyse`` gives for one entry: weighted terms, weighted length, typed links.
 Analysis = tuple[dict[str, float], float, list[tuple[str, str]]]
 Analyse = Callable[[Entry], Analysis]
 _SEP = "\x00"
+_INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 16)})"
+#: One analysed entry: (slot, id, graph order, weighted length, terms, typed links).
+Document = tuple[int, str, int, float, list[str], list[tuple[str, str]]]
+
+
+class Bulk(Protocol):
+    """An analysed corpus to load at once (the search engine's, or ``Analysed``)."""
+
+    def documents(self) -> Iterable[Document]: ...
+    def postings(self) -> Iterable[tuple[str, Iterable[tuple[int, float]]]]:
+        """Every term with its (slot, tf) postings, in slot order."""
+        ...
+
+    def total_length(self) -> float: ...
+
+
+class Analysed:
+    """``Bulk`` computed here by ``analyse`` (in entry order; no engine at hand)."""
+
+    def __init__(self, entries: Iterable[Entry], analyse: Analyse) -> None:
+        self._docs: list[Document] = []
+        self._postings: dict[str, list[tuple[int, float]]] = {}
+        self._total = 0.0
+        for slot, entry in enumerate(entries):
+            terms, length, links = analyse(entry)
+            self._docs.append((slot, entry.id, slot + 1, length, list(terms), links))
+            self._total += length
+            for term, tf in terms.items():
+                self._postings.setdefault(term, []).append((slot, tf))
+
+    def documents(self) -> Iterable[Document]:
+        return self._docs
+
+    def postings(self) -> Iterable[tuple[str, Iterable[tuple[int, float]]]]:
+        return self._postings.items()
+
+    def total_length(self) -> float:
+        return self._total
+
 
 _TABLES = """
 CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -51,8 +91,9 @@ CREATE INDEX docs_key ON docs (key);
 CREATE INDEX docs_degree ON docs (degree);
 CREATE INDEX docs_conditional ON docs (conditional) WHERE conditional;
 CREATE INDEX docs_pinned ON docs (pinned) WHERE pinned;
-CREATE TABLE postings (term TEXT NOT NULL, slot INTEGER NOT NULL, tf REAL NOT NULL,
-    len REAL NOT NULL, PRIMARY KEY (term, slot)) WITHOUT ROWID;
+CREATE TABLE terms (tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL);
+CREATE TABLE postings (tid INTEGER NOT NULL, slot INTEGER NOT NULL, tf REAL NOT NULL,
+    len REAL NOT NULL, PRIMARY KEY (tid, slot)) WITHOUT ROWID;
 CREATE TABLE links (src INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,
     target TEXT NOT NULL, PRIMARY KEY (src, pos)) WITHOUT ROWID;
 CREATE INDEX links_target ON links (target);
@@ -94,7 +135,9 @@ class IndexDb:
         conn: sqlite3.Connection | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+            conn = sqlite3.connect(
+                path, timeout=30.0, isolation_level=None, check_same_thread=False
+            )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=OFF")  # derived: a crash costs a rebuild
             if not _tables(conn):
@@ -138,29 +181,40 @@ class IndexDb:
 
     # -- writing (inside ``writing``) --------------------------------------------
     def clear(self) -> None:
-        for table in ("docs", "postings", "links"):
+        for table in ("docs", "terms", "postings", "links"):
             self.conn.execute(f"DELETE FROM {table}")
         self._total = 0.0
 
-    def load(self, entries: Iterable[Entry], pending: dict[str, int], analyse: Analyse) -> None:
-        """Fill an empty index with ``entries`` (in order), degrees counted at the end."""
-        seq = int(self._meta("seq") or 0)
-        docs: list[tuple[object, ...]] = []
-        postings: list[tuple[str, int, float, float]] = []
+    def load(self, bulk: Bulk, entries: Mapping[str, Entry], pending: Mapping[str, int]) -> None:
+        """Fill an empty index from an analysed corpus (``bulk``) over ``entries``."""
+        lengths: dict[int, float] = {}
+        seq = 0
         links: list[tuple[int, int, str, str]] = []
-        for slot, entry in enumerate(entries, start=1):
-            seq += 1
-            terms, length, out = analyse(entry)
-            self._total += length
-            docs.append(_doc_row(slot, entry, seq, (length, terms), pending.get(entry.id, 0)))
-            postings.extend((term, slot, tf, length) for term, tf in terms.items())
+        docs: list[tuple[object, ...]] = []
+        for slot, doc_id, seq, length, terms, out in bulk.documents():
+            lengths[slot] = length
+            docs.append(
+                _doc_row(slot, entries[doc_id], seq, (length, terms), pending.get(doc_id, 0))
+            )
             links.extend((slot, pos, kind, target) for pos, (kind, target) in enumerate(out))
-        self.conn.executemany(f"INSERT INTO docs VALUES ({','.join('?' * 16)})", docs)
-        self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", postings)
+            if len(docs) >= 5_000:
+                self.conn.executemany(_INSERT_DOC, docs)
+                docs.clear()
+        self.conn.executemany(_INSERT_DOC, docs)
         self.conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?)", links)
+        for tid, (term, plist) in enumerate(bulk.postings(), start=1):
+            rows = [(tid, slot, tf, lengths[slot]) for slot, tf in plist]
+            self.conn.execute("INSERT INTO terms VALUES (?, ?, ?)", (tid, term, len(rows)))
+            self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", rows)
+        self._total = bulk.total_length()
         self._set_meta("seq", str(seq))
         for statement in filter(str.strip, _DEGREES.split(";\n")):
             self.conn.execute(statement)
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the file (after a rebuild: a small WAL opens fast)."""
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def upsert(self, entry: Entry, analyse: Analyse) -> None:
         """Add or replace one entry (its slot kept), its postings, links and degrees."""
@@ -174,19 +228,33 @@ class IndexDb:
         self._set_meta("seq", str(seq))
         terms, length, out = analyse(entry)
         entry = entry.copy(accessed=entry.accessed + pending)
-        cur = self.conn.execute(
-            f"INSERT INTO docs VALUES ({','.join('?' * 16)})",
-            _doc_row(slot, entry, seq, (length, terms), pending),
-        )
+        cur = self.conn.execute(_INSERT_DOC, _doc_row(slot, entry, seq, (length, terms), pending))
         slot = int(cur.lastrowid or 0) if slot is None else slot
         self._total += length
+        tids = self._term_ids(list(terms), create=True)
         self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)",
-                              [(term, slot, tf, length) for term, tf in terms.items()])  # fmt: skip
+                              [(tids[t], slot, tf, length) for t, tf in terms.items()])  # fmt: skip
+        self._count_terms(tids.values(), 1)
         self.conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?)",
                               [(slot, pos, k, t) for pos, (k, t) in enumerate(out)])  # fmt: skip
         others = self._neighbour_slots(slot, entry.key)
         self.conn.execute("UPDATE docs SET degree = ? WHERE slot = ?", (len(others), slot))
         self._bump(others, 1)
+
+    def _term_ids(self, terms: list[str], create: bool = False) -> dict[str, int]:
+        if create:
+            self.conn.executemany("INSERT OR IGNORE INTO terms (term, df) VALUES (?, 0)",
+                                  [(t,) for t in terms])  # fmt: skip
+        found: dict[str, int] = {}
+        for i in range(0, len(terms), 500):
+            part = terms[i : i + 500]
+            sql = f"SELECT term, tid FROM terms WHERE term IN ({','.join('?' * len(part))})"
+            found.update(self.conn.execute(sql, part).fetchall())
+        return found
+
+    def _count_terms(self, tids: Iterable[int], delta: int) -> None:
+        self.conn.executemany("UPDATE terms SET df = df + ? WHERE tid = ?",
+                              [(delta, tid) for tid in tids])  # fmt: skip
 
     def remove(self, entry_id: str) -> None:
         """Forget one entry; unknown ids are ignored."""
@@ -208,8 +276,10 @@ class IndexDb:
         ).fetchone()
         self._bump(self._neighbour_slots(slot, key), -1)
         self._total -= length
-        self.conn.executemany("DELETE FROM postings WHERE term = ? AND slot = ?",
-                              [(t, slot) for t in terms.split(_SEP) if t])  # fmt: skip
+        tids = self._term_ids([t for t in terms.split(_SEP) if t])
+        self.conn.executemany("DELETE FROM postings WHERE tid = ? AND slot = ?",
+                              [(tid, slot) for tid in tids.values()])  # fmt: skip
+        self._count_terms(tids.values(), -1)
         self.conn.execute("DELETE FROM links WHERE src = ?", (slot,))
         self.conn.execute("DELETE FROM docs WHERE slot = ?", (slot,))
 
@@ -236,11 +306,12 @@ class IndexDb:
         return self._total / max(self.count(), 1) or 1.0
 
     def doc_freq(self, term: str) -> int:
-        sql = "SELECT count(*) FROM postings WHERE term = ?"
-        return int(self.conn.execute(sql, (term,)).fetchone()[0])
+        found = self.conn.execute("SELECT df FROM terms WHERE term = ?", (term,)).fetchone()
+        return 0 if found is None else int(found[0])
 
     def postings(self, term: str) -> list[tuple[int, float, float]]:
-        sql = "SELECT slot, tf, len FROM postings WHERE term = ? ORDER BY slot"
+        sql = ("SELECT slot, tf, len FROM postings WHERE tid = "
+               "(SELECT tid FROM terms WHERE term = ?) ORDER BY slot")  # fmt: skip
         return self.conn.execute(sql, (term,)).fetchall()
 
     def slot(self, doc_id: str) -> int | None:
@@ -294,7 +365,7 @@ class IndexDb:
     def category_counts(self) -> dict[str, int]:
         """How many active entries each category has."""
         sql = ("SELECT active_category, count(*) FROM docs WHERE active_category IS NOT NULL "
-               "GROUP BY active_category")  # fmt: skip
+               "GROUP BY active_category ORDER BY min(slot)")  # fmt: skip
         return dict(self.conn.execute(sql).fetchall())
 
     # -- meta ---------------------------------------------------------------------
@@ -325,7 +396,7 @@ def _doc_row(
     slot: int | None,
     entry: Entry,
     seq: int,
-    analysed: tuple[float, dict[str, float]],
+    analysed: tuple[float, Iterable[str]],
     pending: int,
 ) -> tuple[object, ...]:
     length, terms = analysed

@@ -81,6 +81,15 @@ class Store(Compaction):
         """The state if it was loaded already (no file access)."""
         return self._state
 
+    def position(self) -> Position | None:
+        """How far the loaded state has read the files (None before ``state``)."""
+        return self._pos
+
+    @property
+    def derived_key(self) -> str:
+        """The version a derived file must carry: layout, columns, entry layout, index format."""
+        return self._cache_version
+
     def key(self) -> Key | None:
         """The key of an encrypted memory (None when plain); ``EncryptionError`` if missing/wrong."""
         self._key = keys.cipher_for(self.paths.folder)
