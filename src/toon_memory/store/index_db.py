@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Protocol
 
 from toon_memory.model.entry import ATTRIBUTES, Entry
+from toon_memory.store.paths import MemoryPaths
 
 #: Bump when the tables change.
 SCHEMA = 2
@@ -105,6 +106,19 @@ UNION ALL
 SELECT d.id, d.seq, 0, l.kind FROM links l JOIN docs d ON d.slot = l.src
  WHERE l.target = :key
 """
+
+
+def index_path(paths: MemoryPaths) -> Path:
+    """``<cache stem>.index.sqlite`` beside the memory's derived cache (under the home)."""
+    return paths.cache.with_name(f"{paths.cache.stem}.index.sqlite")
+
+
+def drop_index(paths: MemoryPaths) -> None:
+    """Delete the index files of a memory (best effort)."""
+    path = index_path(paths)
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 class IndexDb:

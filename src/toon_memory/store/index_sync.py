@@ -24,7 +24,7 @@ from toon_memory.model.entry import entry_from_row
 from toon_memory.store import journal
 from toon_memory.store.cache import FileId, Position, file_id
 from toon_memory.store.compaction import inode_size
-from toon_memory.store.index_db import Analyse, Analysed, Bulk, IndexDb
+from toon_memory.store.index_db import Analyse, Analysed, Bulk, IndexDb, drop_index, index_path
 from toon_memory.store.paths import MemoryPaths
 
 if TYPE_CHECKING:
@@ -35,14 +35,12 @@ class _Moved(Exception):
     """The files changed while the index caught up: the transaction is dropped."""
 
 
-def index_path(paths: MemoryPaths) -> Path:
-    """``<cache stem>.index.sqlite`` beside the memory's derived cache (under the home)."""
-    return paths.cache.with_name(f"{paths.cache.stem}.index.sqlite")
-
-
 def synced_index(store: Store, analyse: Analyse, held: IndexDb | None = None) -> IndexDb | None:
     """The store's index, up to date (``held``: one opened earlier, reused when valid)."""
     if store.encrypted():
+        if held is not None:
+            held.close()
+        drop_index(store.paths)  # one made while the memory was plain holds its text
         return None
     db = held or IndexDb.open(index_path(store.paths), store.derived_key)
     if db is None:

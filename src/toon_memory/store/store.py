@@ -344,9 +344,13 @@ class Store(Compaction):
     def rewrite_snapshot(self, key: Key | None) -> None:
         """Write data.toon again, sealed with ``key`` (plain when None), folding the journal
         and the access log in (used by encrypt/decrypt; takes the lock)."""
+        from toon_memory.store.index_db import drop_index
+
         with self.lock:
             state = self.state()
             self._key = key
+            if key is not None:
+                drop_index(self.paths)  # the plain index holds entry text: never kept sealed
             self._write_snapshot(state)
             self._pos = Position(file_id(self.paths.data), None, 0, None, 0)
 
