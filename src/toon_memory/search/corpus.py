@@ -66,6 +66,9 @@ class Neighbourhood(Protocol):
         self, seeds: Iterable[str], hops: int, allowed: Callable[[str], bool]
     ) -> dict[str, int]: ...
     def ids_of(self, key: str) -> set[str]: ...
+    def prefetch(self, nodes: Iterable[str]) -> None:
+        """Nodes about to be expanded (an on-disk graph reads their links at once)."""
+        ...
 
 
 class RankCorpus(Protocol):
@@ -94,6 +97,10 @@ class RankCorpus(Protocol):
         """How many active entries each category has (nothing unpacked)."""
         ...
 
+    def prefetch(self, nodes: Collection[str]) -> None:
+        """Candidates about to be fused (an on-disk corpus reads their rows at once)."""
+        ...
+
 
 class Corpus:
     """Entries by id with everything derived from them."""
@@ -113,6 +120,9 @@ class Corpus:
 
     def centrality(self, node: str) -> float:
         return self.graph.centrality(node)
+
+    def prefetch(self, nodes: Collection[str]) -> None:
+        """Nothing to do: every entry is in memory."""
 
     def category_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -30,11 +30,16 @@ def expand_over(
     seeds: Iterable[str],
     hops: int,
     allowed: Callable[[str], bool],
+    prefetch: Callable[[list[str]], None] | None = None,
 ) -> dict[str, int]:
-    """Every node within ``hops`` of a seed (through allowed nodes) -> its hop distance."""
+    """Every node within ``hops`` of a seed (through allowed nodes) -> its hop distance.
+
+    ``prefetch`` is told each frontier before it is expanded (an index reads it at once)."""
     dist = {seed: 0 for seed in seeds}
     frontier = list(dist)
     for hop in range(1, hops + 1):
+        if prefetch is not None:
+            prefetch(frontier)
         nxt: list[str] = []
         for node in frontier:
             for other in neighbours(node):
@@ -126,6 +131,9 @@ class LinkGraph:
         """Every node with its typed out-links, in the order the nodes joined the graph."""
         for node in self._key:
             yield node, self._out[node]
+
+    def prefetch(self, nodes: Iterable[str]) -> None:
+        """Nothing to do: the adjacency is in memory."""
 
     def neighbours(self, node: str) -> dict[str, str]:
         """Neighbour id -> edge type as seen from ``node``."""

@@ -116,6 +116,10 @@ class Scoring:
     def slot(self, doc_id: str) -> int | None:
         raise NotImplementedError
 
+    def doc_ids(self, slots: Sequence[int]) -> list[str]:
+        """``doc_id`` of many slots, in order."""
+        return [self.doc_id(slot) for slot in slots]
+
     def _is_common(self, group: Sequence[str], n: int) -> bool:
         """A word in more than half the documents (IDF < log 2): it barely moves a score,
         but scoring its huge posting list dominates a query. Dropped when rarer words remain."""

@@ -129,7 +129,8 @@ def _matched(
     index = corpus.index
     parts = index.score_slots(groups, weights)
     total = _exclude(corpus, rank.merge(parts), o, allowed)
-    relevance = {index.doc_id(s): total[s] for s in rank.top(total, POOL)}
+    best = rank.top(total, POOL)
+    relevance = {node: total[s] for node, s in zip(index.doc_ids(best), best, strict=True)}
     hop: dict[str, int] = dict.fromkeys(relevance, 0)
     via: dict[str, str] = {}
     if o.mode == "graph" and relevance:
@@ -161,6 +162,7 @@ def _exclude(
 def _fuse(
     corpus: RankCorpus, relevance: dict[str, float], hop: dict[str, int], ctx: Context, n: int
 ) -> dict[str, float]:
+    corpus.prefetch(relevance)
     centrality = {node: corpus.centrality(node) for node in relevance}
     if ctx.opts.rrf:
         fused = rank.rrf(relevance, centrality, n)

@@ -115,6 +115,7 @@ def reach(
     frontier = list(seeds)
     origin = {node: node for node in seeds}
     for distance in range(1, hops + 1):
+        graph.prefetch(frontier)
         nxt: list[str] = []
         for node in frontier:
             for other in graph.neighbours(node):

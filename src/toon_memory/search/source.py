@@ -13,7 +13,7 @@ A ``SourceCorpus`` is one query's snapshot: make a new one per query.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Protocol
 
 from toon_memory.model.entry import Entry
@@ -36,6 +36,7 @@ class CorpusSource(Protocol):
     def postings(self, term: str) -> Iterable[tuple[int, float, float]]: ...
     def slot(self, doc_id: str) -> int | None: ...
     def doc_id(self, slot: int) -> str: ...
+    def doc_ids(self, slots: Sequence[int]) -> list[str]: ...
     def entry(self, doc_id: str) -> Entry | None: ...
     def seq(self, doc_id: str) -> int:
         """When the node last joined the graph (a later upsert: a larger number)."""
@@ -44,6 +45,12 @@ class CorpusSource(Protocol):
     def links(self, doc_id: str) -> list[LinkRow]:
         """Every link joining ``doc_id`` and another node, in link order: its own links to
         the other's key, and the other's links to its key."""
+        ...
+
+    def entries_of(self, ids: Collection[str]) -> dict[str, Entry]: ...
+    def degrees_of(self, ids: Collection[str]) -> dict[str, int]: ...
+    def links_of(self, ids: Collection[str]) -> dict[str, tuple[int, list[LinkRow]]]:
+        """``(seq, links)`` of many nodes in one read (``seq`` and ``links`` of each)."""
         ...
 
     def degree(self, doc_id: str) -> int: ...
@@ -84,6 +91,9 @@ class _Index(Scoring):
     def doc_id(self, slot: int) -> str:
         return self._source.doc_id(slot)
 
+    def doc_ids(self, slots: Sequence[int]) -> list[str]:
+        return self._source.doc_ids(slots)
+
 
 class _Graph:
     def __init__(self, source: CorpusSource) -> None:
@@ -94,35 +104,43 @@ class _Graph:
         """Neighbour id -> edge type as seen from ``node`` (``LinkGraph.neighbours``)."""
         found = self._adj.get(node)
         if found is None:
-            found = self._adj[node] = self._resolve(node)
+            found = self._adj[node] = _resolve(
+                node, self._source.seq(node), self._source.links(node)
+            )
         return found
 
-    def _resolve(self, node: str) -> dict[str, str]:
-        mine = self._source.seq(node)
-        own: dict[str, list[str]] = {}
-        theirs: dict[str, list[str]] = {}
-        seqs: dict[str, int] = {}
-        for other, seq, outgoing, kind in self._source.links(node):
-            if other != node:
-                seqs[other] = seq
-                (own if outgoing else theirs).setdefault(other, []).append(kind)
-        adj: dict[str, str] = {}
-        for other, seq in seqs.items():
-            mine_out, their_out = own.get(other, []), theirs.get(other, [])
-            if seq < mine:
-                adj[other] = edge_kind(mine_out, their_out)
-            else:
-                adj[other] = edge_kind(their_out, mine_out)
-                adj[other] = _flip(adj[other])
-        return adj
+    def prefetch(self, nodes: Iterable[str]) -> None:
+        """Read the links of many nodes at once (a frontier about to be expanded)."""
+        wanted = [node for node in nodes if node not in self._adj]
+        if len(wanted) > 1:
+            for node, (seq, rows) in self._source.links_of(wanted).items():
+                self._adj[node] = _resolve(node, seq, rows)
 
     def expand(
         self, seeds: Iterable[str], hops: int, allowed: Callable[[str], bool]
     ) -> dict[str, int]:
-        return expand_over(self.neighbours, seeds, hops, allowed)
+        return expand_over(self.neighbours, seeds, hops, allowed, self.prefetch)
 
     def ids_of(self, key: str) -> set[str]:
         return set(self._source.ids_with_key(key))
+
+
+def _resolve(node: str, mine: int, rows: Iterable[LinkRow]) -> dict[str, str]:
+    own: dict[str, list[str]] = {}
+    theirs: dict[str, list[str]] = {}
+    seqs: dict[str, int] = {}
+    for other, seq, outgoing, kind in rows:
+        if other != node:
+            seqs[other] = seq
+            (own if outgoing else theirs).setdefault(other, []).append(kind)
+    adj: dict[str, str] = {}
+    for other, seq in seqs.items():
+        mine_out, their_out = own.get(other, []), theirs.get(other, [])
+        if seq < mine:
+            adj[other] = edge_kind(mine_out, their_out)
+        else:
+            adj[other] = _flip(edge_kind(their_out, mine_out))
+    return adj
 
 
 def _flip(kind: str) -> str:
@@ -134,15 +152,15 @@ class _Entries(Mapping[str, Entry]):
 
     def __init__(self, source: CorpusSource) -> None:
         self._source = source
-        self._seen: dict[str, Entry] = {}
+        self.seen: dict[str, Entry] = {}
 
     def __getitem__(self, entry_id: str) -> Entry:
-        entry = self._seen.get(entry_id)
+        entry = self.seen.get(entry_id)
         if entry is None:
             entry = self._source.entry(entry_id)
             if entry is None:
                 raise KeyError(entry_id)
-            self._seen[entry_id] = entry
+            self.seen[entry_id] = entry
         return entry
 
     def __iter__(self) -> Iterator[str]:
@@ -197,6 +215,7 @@ class SourceCorpus:
         self.conditional = source.conditional_ids()
         self.pinned = source.pinned_ids()
         self._max_degree = -1
+        self._degrees: dict[str, int] = {}
 
     @property
     def usage(self) -> dict[str, signals.Usage]:
@@ -204,11 +223,21 @@ class SourceCorpus:
         usage_from = signals.usage_from
         return {row[0]: usage_from(*row[1:]) for row in self.source.usage_rows()}
 
+    def prefetch(self, nodes: Collection[str]) -> None:
+        """Read the rows and degrees of many candidates at once (before fusing them)."""
+        wanted = [node for node in nodes if node not in self.entries.seen]
+        if wanted:
+            self.entries.seen.update(self.source.entries_of(wanted))
+            self._degrees.update(self.source.degrees_of(wanted))
+
     def centrality(self, node: str) -> float:
         if self._max_degree < 0:
             self._max_degree = self.source.max_degree()
         top = self._max_degree
-        return self.source.degree(node) / top if top else 0.0
+        degree = self._degrees.get(node)
+        if degree is None:
+            degree = self._degrees[node] = self.source.degree(node)
+        return degree / top if top else 0.0
 
     def ids_of(self, key: str) -> list[str]:
         return sorted(self.source.ids_with_key(key))

@@ -27,9 +27,9 @@ from __future__ import annotations
 import contextlib
 import marshal
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from toon_memory.model.entry import ATTRIBUTES, Entry
 from toon_memory.store.paths import MemoryPaths
@@ -40,6 +40,8 @@ SCHEMA = 2
 Analysis = tuple[dict[str, float], float, list[tuple[str, str]]]
 Analyse = Callable[[Entry], Analysis]
 _SEP = "\x00"
+#: (other id, other's graph order, the link is the node's own, its type).
+LinkRow = tuple[str, int, bool, str]
 _INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 16)})"
 #: One analysed entry: (slot, id, graph order, weighted length, terms, typed links).
 Document = tuple[int, str, int, float, list[str], list[tuple[str, str]]]
@@ -98,6 +100,14 @@ CREATE TABLE postings (tid INTEGER NOT NULL, slot INTEGER NOT NULL, tf REAL NOT 
 CREATE TABLE links (src INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,
     target TEXT NOT NULL, PRIMARY KEY (src, pos)) WITHOUT ROWID;
 CREATE INDEX links_target ON links (target);
+"""
+_LINKS_OF_MANY = """
+SELECT s.id, d.id, d.seq, 1, l.kind, l.pos FROM docs s JOIN links l ON l.src = s.slot
+ JOIN docs d ON d.key = l.target WHERE s.id IN @IDS
+UNION ALL
+SELECT s.id, d.id, d.seq, 0, l.kind, l.pos FROM docs s JOIN links l ON l.target = s.key
+ JOIN docs d ON d.slot = l.src WHERE s.id IN @IDS
+ORDER BY 1, 2, 4, 6
 """
 _LINKS_OF = """
 SELECT d.id, d.seq, 1, l.kind FROM links l JOIN docs d ON d.key = l.target
@@ -336,6 +346,14 @@ class IndexDb:
         found = self.conn.execute("SELECT id FROM docs WHERE slot = ?", (slot,)).fetchone()
         return "" if found is None else str(found[0])
 
+    def doc_ids(self, slots: Sequence[int]) -> list[str]:
+        found: dict[int, str] = {}
+        for i in range(0, len(slots), 400):
+            part = list(slots[i : i + 400])
+            sql = f"SELECT slot, id FROM docs WHERE slot IN ({','.join('?' * len(part))})"
+            found.update(self.conn.execute(sql, part).fetchall())
+        return [found.get(slot, "") for slot in slots]
+
     def entry(self, doc_id: str) -> Entry | None:
         sql = "SELECT body, accessed, last_accessed FROM docs WHERE id = ?"
         found = self.conn.execute(sql, (doc_id,)).fetchone()
@@ -344,6 +362,39 @@ class IndexDb:
         entry = Entry(*marshal.loads(found[0]))
         entry.accessed, entry.last_accessed = found[1], found[2]
         return entry
+
+    def entries_of(self, ids: Collection[str]) -> dict[str, Entry]:
+        """``entry`` for many ids at once (unknown ids left out)."""
+        found: dict[str, Entry] = {}
+        sql = "SELECT id, body, accessed, last_accessed FROM docs WHERE id IN "
+        for doc_id, body, accessed, last in self._many(sql, ids):
+            entry = Entry(*marshal.loads(body))
+            entry.accessed, entry.last_accessed = accessed, last
+            found[doc_id] = entry
+        return found
+
+    def degrees_of(self, ids: Collection[str]) -> dict[str, int]:
+        return dict(self._many("SELECT id, degree FROM docs WHERE id IN ", ids))
+
+    def links_of(self, ids: Collection[str]) -> dict[str, tuple[int, list[LinkRow]]]:
+        """``(seq, links)`` of many nodes at once (see ``links``)."""
+        found: dict[str, tuple[int, list[LinkRow]]] = {
+            doc_id: (seq, [])
+            for doc_id, seq in self._many("SELECT id, seq FROM docs WHERE id IN ", ids)
+        }
+        for node, other, seq, own, kind, _pos in self._many(_LINKS_OF_MANY, ids, twice=True):
+            found[node][1].append((other, seq, bool(own), kind))
+        return found
+
+    def _many(self, sql: str, ids: Collection[str], twice: bool = False) -> list[tuple[Any, ...]]:
+        rows: list[tuple[Any, ...]] = []
+        wanted = list(ids)
+        for i in range(0, len(wanted), 400):
+            part = wanted[i : i + 400]
+            marks = "(" + ",".join("?" * len(part)) + ")"
+            query = sql.replace("@IDS", marks) if twice else sql + marks
+            rows.extend(self.conn.execute(query, part * 2 if twice else part).fetchall())
+        return rows
 
     def seq(self, doc_id: str) -> int:
         found = self.conn.execute("SELECT seq FROM docs WHERE id = ?", (doc_id,)).fetchone()
