@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from datetime import date
 from typing import Any, Protocol
 
 from toon_memory.model.entry import Entry, EntryMap
-from toon_memory.search import signals
-from toon_memory.search.graph import LinkGraph, content_refs
+from toon_memory.search import rank, signals
+from toon_memory.search.graph import LinkGraph, Neighbourhood, content_refs
 from toon_memory.search.index import BM25Index, Scoring, weighted_terms
 from toon_memory.search.tokenize import detect_language, document_terms
 from toon_memory.search.tokenize import script_family as family_of
@@ -58,19 +59,6 @@ def analyse(entry: Entry) -> tuple[dict[str, float], float, list[tuple[str, str]
     return terms, length, links
 
 
-class Neighbourhood(Protocol):
-    """The link graph as ranking reads it (``LinkGraph``, or an index's edge lookups)."""
-
-    def neighbours(self, node: str) -> Mapping[str, str]: ...
-    def expand(
-        self, seeds: Iterable[str], hops: int, allowed: Callable[[str], bool]
-    ) -> dict[str, int]: ...
-    def ids_of(self, key: str) -> set[str]: ...
-    def prefetch(self, nodes: Iterable[str]) -> None:
-        """Nodes about to be expanded (an on-disk graph reads their links at once)."""
-        ...
-
-
 class RankCorpus(Protocol):
     """What the one ranking pipeline reads: ``Corpus`` (in memory) and
     ``search.source.SourceCorpus`` (an on-disk index) both provide it."""
@@ -86,8 +74,6 @@ class RankCorpus(Protocol):
     @property
     def family(self) -> Mapping[str, str]: ...
     @property
-    def usage(self) -> Mapping[str, signals.Usage]: ...
-    @property
     def conditional(self) -> Collection[str]: ...
     @property
     def pinned(self) -> Collection[str]: ...
@@ -99,6 +85,13 @@ class RankCorpus(Protocol):
 
     def prefetch(self, nodes: Collection[str]) -> None:
         """Candidates about to be fused (an on-disk corpus reads their rows at once)."""
+        ...
+
+    def usage_top(
+        self, today: date, allowed: Callable[[str], bool], limit: int
+    ) -> dict[str, float]:
+        """The no-query ranking's pool: the ``limit`` allowed entries of best
+        ``signals.usage_score``, best first, ties in slot order (``rank.top``)."""
         ...
 
 
@@ -123,6 +116,12 @@ class Corpus:
 
     def prefetch(self, nodes: Collection[str]) -> None:
         """Nothing to do: every entry is in memory."""
+
+    def usage_top(
+        self, today: date, allowed: Callable[[str], bool], limit: int
+    ) -> dict[str, float]:
+        scores = {n: signals.usage_score(u, today) for n, u in self.usage.items() if allowed(n)}
+        return {n: scores[n] for n in rank.top(scores, limit)}
 
     def category_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}

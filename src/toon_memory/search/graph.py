@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Protocol
 
 _REF_RE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
 
@@ -20,6 +21,19 @@ _REF_RE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
 def content_refs(content: str) -> list[str]:
     """Keys mentioned as ``[[key]]`` in ``content``, in order, without duplicates."""
     return list(dict.fromkeys(match.strip() for match in _REF_RE.findall(content)))
+
+
+class Neighbourhood(Protocol):
+    """The link graph as ranking reads it (``LinkGraph``, or an index's edge lookups)."""
+
+    def neighbours(self, node: str) -> Mapping[str, str]: ...
+    def expand(
+        self, seeds: Iterable[str], hops: int, allowed: Callable[[str], bool]
+    ) -> dict[str, int]: ...
+    def ids_of(self, key: str) -> set[str]: ...
+    def prefetch(self, nodes: Iterable[str]) -> None:
+        """Nodes about to be expanded (an on-disk graph reads their links at once)."""
+        ...
 
 
 INVERSE = {"supersedes": "superseded_by", "superseded_by": "supersedes"}

@@ -95,9 +95,7 @@ def rank_entries(
         if intent:
             apply_intent(corpus, relevance, hop, via, intent, allowed)
     else:
-        relevance = {n: signals.usage_score(u, today) for n, u in corpus.usage.items()}
-        relevance = {n: v for n, v in relevance.items() if allowed(n)}
-        relevance = {n: relevance[n] for n in rank.top(relevance, POOL)}
+        relevance = corpus.usage_top(today, allowed, POOL)
         hop, via, total = dict.fromkeys(relevance, -1), {}, len(relevance)
     families = family_of(o.query) if o.query else ""
     session = frozenset(map(normalise_path, session_files)) if o.session_bias else frozenset()

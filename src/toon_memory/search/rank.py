@@ -16,10 +16,9 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-if TYPE_CHECKING:
-    from toon_memory.search.corpus import Neighbourhood
+from toon_memory.search.graph import Neighbourhood
 
 BM25_WEIGHT = 3.0
 CENTRALITY_WEIGHT = 1.0

@@ -14,6 +14,7 @@ A ``SourceCorpus`` is one query's snapshot: make a new one per query.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from datetime import date
 from typing import Protocol
 
 from toon_memory.model.entry import Entry
@@ -25,6 +26,8 @@ from toon_memory.search.tokenize import script_family as family_of
 #: One link between two nodes, seen from a node: (other id, other's graph sequence,
 #: True when the link is the node's own, its type). See ``CorpusSource.links``.
 LinkRow = tuple[str, int, bool, str]
+#: What ``signals.usage_from`` reads of an entry.
+UsageFields = tuple[str, str, str, int]
 
 
 class CorpusSource(Protocol):
@@ -58,12 +61,16 @@ class CorpusSource(Protocol):
     def ids_with_key(self, key: str) -> list[str]: ...
     def conditional_ids(self) -> set[str]: ...
     def pinned_ids(self) -> set[str]: ...
-    def usage_rows(self) -> Iterable[tuple[str, str, str, str, int]]:
-        """(id, last_accessed, date, created, accessed) of every entry, in slot order."""
-        ...
-
     def category_counts(self) -> dict[str, int]:
         """How many active entries each category has."""
+        ...
+
+    def usage_groups(self) -> list[UsageFields]:
+        """The distinct (last_accessed, date, created, accessed) of the entries."""
+        ...
+
+    def ids_with_usage(self, groups: Sequence[UsageFields]) -> list[tuple[int, str]]:
+        """(slot, id) of the entries with any of these usage fields, in slot order."""
         ...
 
 
@@ -217,18 +224,30 @@ class SourceCorpus:
         self._max_degree = -1
         self._degrees: dict[str, int] = {}
 
-    @property
-    def usage(self) -> dict[str, signals.Usage]:
-        """Per entry, what the no-query ranking reads (every row: only that ranking asks)."""
-        usage_from = signals.usage_from
-        return {row[0]: usage_from(*row[1:]) for row in self.source.usage_rows()}
-
     def prefetch(self, nodes: Collection[str]) -> None:
         """Read the rows and degrees of many candidates at once (before fusing them)."""
         wanted = [node for node in nodes if node not in self.entries.seen]
         if wanted:
             self.entries.seen.update(self.source.entries_of(wanted))
             self._degrees.update(self.source.degrees_of(wanted))
+
+    def usage_top(
+        self, today: date, allowed: Callable[[str], bool], limit: int
+    ) -> dict[str, float]:
+        """``Corpus.usage_top`` read by groups of equal usage fields: the score is computed
+        once per group, and only the best groups' ids are read."""
+        scores: dict[float, list[UsageFields]] = {}
+        for fields in self.source.usage_groups():
+            value = signals.usage_score(signals.usage_from(*fields), today)
+            scores.setdefault(value, []).append(fields)
+        top: dict[str, float] = {}
+        for value in sorted(scores, reverse=True):
+            for _slot, node in self.source.ids_with_usage(scores[value]):
+                if allowed(node):
+                    top[node] = value
+                    if len(top) >= limit:
+                        return top
+        return top
 
     def centrality(self, node: str) -> float:
         if self._max_degree < 0:

@@ -35,7 +35,7 @@ from toon_memory.model.entry import ATTRIBUTES, Entry
 from toon_memory.store.paths import MemoryPaths
 
 #: Bump when the tables change.
-SCHEMA = 2
+SCHEMA = 3
 #: What ``analyse`` gives for one entry: weighted terms, weighted length, typed links.
 Analysis = tuple[dict[str, float], float, list[tuple[str, str]]]
 Analyse = Callable[[Entry], Analysis]
@@ -92,6 +92,7 @@ CREATE TABLE docs (
     pending INTEGER NOT NULL DEFAULT 0, terms TEXT NOT NULL, body BLOB NOT NULL);
 CREATE INDEX docs_key ON docs (key);
 CREATE INDEX docs_degree ON docs (degree);
+CREATE INDEX docs_usage ON docs (last_accessed, date, created, accessed, slot, id);
 CREATE INDEX docs_conditional ON docs (conditional) WHERE conditional;
 CREATE INDEX docs_pinned ON docs (pinned) WHERE pinned;
 CREATE TABLE terms (tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL);
@@ -423,9 +424,19 @@ class IndexDb:
     def pinned_ids(self) -> set[str]:
         return {i for (i,) in self.conn.execute("SELECT id FROM docs WHERE pinned")}
 
-    def usage_rows(self) -> list[tuple[str, str, str, str, int]]:
-        sql = "SELECT id, last_accessed, date, created, accessed FROM docs ORDER BY slot"
+    def usage_groups(self) -> list[tuple[str, str, str, int]]:
+        sql = "SELECT DISTINCT last_accessed, date, created, accessed FROM docs"
         return self.conn.execute(sql).fetchall()
+
+    def ids_with_usage(self, groups: Sequence[tuple[str, str, str, int]]) -> list[tuple[int, str]]:
+        found: list[tuple[int, str]] = []
+        for i in range(0, len(groups), 200):
+            part = groups[i : i + 200]
+            marks = ",".join(["(?, ?, ?, ?)"] * len(part))
+            sql = ("SELECT slot, id FROM docs WHERE (last_accessed, date, created, accessed) "
+                   f"IN (VALUES {marks})")  # fmt: skip
+            found.extend(self.conn.execute(sql, [v for g in part for v in g]).fetchall())
+        return sorted(found)
 
     def category_counts(self) -> dict[str, int]:
         """How many active entries each category has."""
