@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import marshal
 import sqlite3
+import threading
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -138,6 +139,8 @@ class IndexDb:
     def __init__(self, conn: sqlite3.Connection, version: str) -> None:
         self.conn = conn
         self.version = version
+        #: One transaction at a time per connection (the MCP server answers from threads).
+        self._turn = threading.RLock()
         self._total = float(self._meta("total") or 0.0)
         self._count = -1
 
@@ -182,12 +185,13 @@ class IndexDb:
     # -- the position it describes ----------------------------------------------
     def position(self) -> str:
         """What the index describes (the caller's encoding); '' when it was never built."""
-        return self._meta("position") or ""
+        with self._turn:
+            return self._meta("position") or ""
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[IndexDb]:
         """One write transaction (others wait): re-read ``position`` inside it."""
-        with _transaction(self.conn, "BEGIN IMMEDIATE"):
+        with self._turn, _transaction(self.conn, "BEGIN IMMEDIATE"):
             self._total = float(self._meta("total") or 0.0)
             self._count = -1
             yield self
@@ -196,7 +200,7 @@ class IndexDb:
     @contextlib.contextmanager
     def reading(self) -> Iterator[IndexDb]:
         """One read snapshot (WAL: writers go on meanwhile; the reader sees one state)."""
-        with _transaction(self.conn, "BEGIN"):
+        with self._turn, _transaction(self.conn, "BEGIN"):
             self._total = float(self._meta("total") or 0.0)
             self._count = -1
             yield self
