@@ -126,8 +126,9 @@ class Recaller:
         """Entries related to a free-text context (no access recorded)."""
         if not str(context or "").strip():
             raise InputError("context", "must not be empty")
-        with self.ranker() as ranker:
-            return ranker.suggest(context, limit=limit, today=today())
+        # The engine of the state, not the index: a remember (the main caller) loads the
+        # state next anyway, so reading the index first would only slow every write.
+        return self.engine().suggest(context, limit=limit, today=today())
 
     def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
         for name, value in (("from_key", from_key), ("to_key", to_key)):
