@@ -95,22 +95,17 @@ def _cli(root: Path, *args: str, stdin: str = "") -> float:
 
 
 def _cli_rss(root: Path, *args: str, stdin: str = "") -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one CLI process: its own ``ru_maxrss`` (wait4),
-    not this harness's."""
+    """Wall seconds and peak RSS (MB) of one CLI process, its own: ``/usr/bin/time`` forks
+    it, so the harness's pages (a forked child's maxrss includes them) are not counted."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["TOON_MEMORY_PROJECT"] = str(root)
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "toon_memory", *args], env=env,
-                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)  # fmt: skip
-    assert proc.stdin is not None
-    proc.stdin.write(stdin.encode())
-    proc.stdin.close()
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode:
-        raise subprocess.CalledProcessError(proc.returncode, args)
-    rss = usage.ru_maxrss / (1024 * 1024) if sys.platform == "darwin" else usage.ru_maxrss / 1024
-    return time.perf_counter() - start, rss
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as out:
+        start = time.perf_counter()
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name, sys.executable, "-m",
+                        "toon_memory", *args], env=env, check=True, input=stdin.encode(),
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+        seconds = time.perf_counter() - start
+        return seconds, int(out.read().split()[-1]) / 1024
 
 
 def _peak_mb() -> float:
