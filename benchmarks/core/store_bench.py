@@ -92,13 +92,22 @@ def synthetic_memory(root: Path, n: int) -> None:
     paths.config.write_text('{"autoArchive": {"maxEntries": 0}}\n')
 
 
-def _cli(root: Path, *args: str) -> float:
+def _cli(root: Path, *args: str, stdin: str = "") -> float:
+    return _cli_rss(root, *args, stdin=stdin)[0]
+
+
+def _cli_rss(root: Path, *args: str, stdin: str = "") -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one CLI process, its own: ``/usr/bin/time`` forks
+    it, so the harness's pages (a forked child's maxrss includes them) are not counted."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["TOON_MEMORY_PROJECT"] = str(root)
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "toon_memory", *args], env=env, check=True,
-                   stdout=subprocess.DEVNULL)  # fmt: skip
-    return time.perf_counter() - start
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as out:
+        start = time.perf_counter()
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name, sys.executable, "-m",
+                        "toon_memory", *args], env=env, check=True, input=stdin.encode(),
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+        seconds = time.perf_counter() - start
+        return seconds, int(out.read().split()[-1]) / 1024
 
 
 def _peak_mb() -> float:
@@ -133,12 +142,18 @@ def measure(n: int, repeats: int, encrypted: bool = False) -> dict[str, float]:
             _cli(root, "remember", "-c", "bug", "-k", f"cli-{i}", "-m", "cli write")
             for i in range(5)
         ]
-        cold = [_cli(root, "recall", "redis pool timeout") for _ in range(7)]
+        cold = [_cli_rss(root, "recall", "redis pool timeout") for _ in range(7)]
+        hook = f'{{"session_id": "bench-1", "hook_event_name": "SessionStart", "cwd": "{root}"}}'
+        _cli_rss(root, "hook", "session-start", stdin=hook)  # warm-up
+        hooks = [_cli_rss(root, "hook", "session-start", stdin=hook) for _ in range(5)]
     return {
         "n": n, "first_load_s": first_load, "remember_ms": statistics.median(times) * 1000,
         "remember_p90_ms": sorted(times)[int(len(times) * 0.9)] * 1000,
         "cli_remember_ms": statistics.median(cli_remember) * 1000,
-        "cold_recall_ms": statistics.median(cold) * 1000, "file_mb": size / 1e6, "peak_mb": _peak_mb(),
+        "cold_recall_ms": statistics.median(c[0] for c in cold) * 1000,
+        "cold_recall_rss": max(c[1] for c in cold),
+        "hook_ms": statistics.median(h[0] for h in hooks) * 1000, "hook_rss": max(h[1] for h in hooks),
+        "file_mb": size / 1e6, "peak_mb": _peak_mb(),
     }  # fmt: skip
 
 
@@ -155,12 +170,14 @@ def main() -> None:
         os.environ["TOON_MEMORY_HOME"] = home
         rows = [measure(int(n), args.repeats, args.encrypted) for n in args.sizes.split(",")]
     print(
-        "| entries | first load s | remember p50 ms | p90 ms | CLI remember ms | cold CLI recall ms | data.toon MB | peak RSS MB |"
+        "| entries | first load s | remember p50 ms | p90 ms | CLI remember ms | cold CLI recall ms"
+        " | its RSS MB | cold hook session-start ms | its RSS MB | data.toon MB | harness peak RSS MB |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['n']:,} | {r['first_load_s']:.2f} | {r['remember_ms']:.1f} | {r['remember_p90_ms']:.1f} | "
-              f"{r['cli_remember_ms']:.0f} | {r['cold_recall_ms']:.0f} | {r['file_mb']:.1f} | {r['peak_mb']:.0f} |")  # fmt: skip
+              f"{r['cli_remember_ms']:.0f} | {r['cold_recall_ms']:.0f} | {r['cold_recall_rss']:.0f} | "
+              f"{r['hook_ms']:.0f} | {r['hook_rss']:.0f} | {r['file_mb']:.1f} | {r['peak_mb']:.0f} |")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Shared helpers of the retrieval benchmarks: paths, ids, metrics, table printing.
 
-Invariant: pure helpers; the only I/O is ``print_table`` writing to stdout.
+Invariant: pure helpers; the only I/O is ``print_table`` writing to stdout and
+``build_ranker`` writing an index to a temp folder.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import hashlib
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
@@ -70,3 +72,33 @@ def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str
     text = "\n".join(lines)
     print(text)
     return text
+
+
+#: The engines a retrieval benchmark can rank with (``--engine``): the in-memory engine,
+#: or the one ranker over the SQLite index a cold process reads (``store.index_db``).
+ENGINES = ("memory", "index")
+
+
+def build_ranker(entries: list[Any], engine: str = "memory") -> Any:
+    """An object answering ``recall``/``smart_recall`` over ``entries`` with ``engine``.
+
+    ``index`` loads a SQLite index (in a temp folder, analysed by the index's own
+    loader) and ranks over it through ``search.source.SourceCorpus``.
+    """
+    from toon_memory.search import Engine
+
+    if engine == "memory":
+        return Engine.build(entries)
+    import tempfile
+
+    from toon_memory.search.corpus import analyse
+    from toon_memory.search.engine import Ranker
+    from toon_memory.search.source import SourceCorpus
+    from toon_memory.store.index_db import Analysed, IndexDb
+
+    folder = Path(tempfile.mkdtemp(prefix="toon-index-"))
+    db = IndexDb.open(folder / "index.sqlite", "benchmark")
+    assert db is not None
+    with db.writing():
+        db.load(Analysed(entries, analyse), {e.id: e for e in entries}, {})
+    return Ranker(SourceCorpus(db))

@@ -35,7 +35,15 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from benchmarks.retrieval.common import hit_at, mrr_at, ndcg_at, print_table, recall_at
+from benchmarks.retrieval.common import (
+    ENGINES,
+    build_ranker,
+    hit_at,
+    mrr_at,
+    ndcg_at,
+    print_table,
+    recall_at,
+)
 from toon_memory.model.entry import Entry
 from toon_memory.search import Engine, RecallOptions
 
@@ -101,11 +109,11 @@ MODES: dict[str, Mode] = {
 Scores = dict[str, dict[str, list[float]]]
 
 
-def evaluate(entries: list[Entry], spec: dict[str, Any]) -> Scores:
+def evaluate(entries: list[Entry], spec: dict[str, Any], engine_kind: str = "memory") -> Scores:
     """mode -> ``metric:scope`` -> one value per query; scopes: all, the split, the
     category and ``split/category``."""
     today = resolve_today(spec)
-    engine = Engine.build(entries)
+    engine = build_ranker(entries, engine_kind)
     modes = {"rank_bm25 baseline": _baseline(entries, today), **MODES}
     scores: Scores = defaultdict(lambda: defaultdict(list))
     for query in spec["queries"]:
@@ -178,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=Path, default=HERE / "gold-queries.json")
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
     parser.add_argument("--category", default="", help="only queries of this category")
+    parser.add_argument("--engine", choices=ENGINES, default="memory",
+                        help="rank in memory, or over the on-disk SQLite index")
     parser.add_argument("--misses", action="store_true",
                         help="list the dev queries not answered first (default mode)")
     args = parser.parse_args(argv)
@@ -189,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.misses:
         print_misses(entries, spec)
         return 0
-    report(evaluate(entries, spec), len(entries), len(spec["queries"]))
+    report(evaluate(entries, spec, args.engine), len(entries), len(spec["queries"]))
     return 0
 
 

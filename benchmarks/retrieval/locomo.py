@@ -25,8 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.retrieval.common import (
+    ENGINES,
     SHARED,
     bootstrap_ci,
+    build_ranker,
     hit_at,
     print_table,
     recall_at,
@@ -122,13 +124,15 @@ def engine_ranker(engine: Engine, mode: str, hops: int) -> Ranker:
     return rank
 
 
-def evaluate(data: Path, names: tuple[str, ...]) -> dict[str, dict[str, list[float]]]:
+def evaluate(
+    data: Path, names: tuple[str, ...], engine_kind: str = "memory"
+) -> dict[str, dict[str, list[float]]]:
     """system -> metric name -> one value per question (metric names carry the category)."""
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for path in sorted(p for p in data.glob("conv-*.json") if p.stem in names):
         conv = json.loads(path.read_text(encoding="utf-8"))
         entries = load_entries(conv, path.stem)
-        engine = Engine.build(entries)
+        engine = build_ranker(entries, engine_kind)
         rankers = {
             "rank_bm25 baseline": baseline_ranker(conv, entries),
             "toon-memory flat": engine_ranker(engine, "flat", 1),
@@ -172,13 +176,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--split", choices=(*SPLITS, "all"), default="all")
+    parser.add_argument("--engine", choices=ENGINES, default="memory",
+                        help="rank in memory, or over the on-disk SQLite index")
     args = parser.parse_args(argv)
     if not args.data.is_dir() or not any(args.data.glob("conv-*.json")):
         print(f"LoCoMo data not found at {args.data}: benchmark skipped.")
         return 0
     for split, names in SPLITS.items():
         if args.split in ("all", split):
-            report(evaluate(args.data, names), f"{split} ({', '.join(names)})")
+            report(evaluate(args.data, names, args.engine), f"{split} ({', '.join(names)})")
     return 0
 
 

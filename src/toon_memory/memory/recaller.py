@@ -9,6 +9,8 @@ ranked here, by the engine.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +23,8 @@ from toon_memory.store.paths import STORE_DIR
 
 if TYPE_CHECKING:
     from toon_memory.search import Engine, RecallOptions, RecallResult
+    from toon_memory.search.engine import Ranker
+    from toon_memory.store.index_db import IndexDb
     from toon_memory.store.store import Store
 
 #: Entries the primer lists at the top, and per category section.
@@ -58,6 +62,31 @@ class Recaller:
     def __init__(self, store: Store, root: Path) -> None:
         self.store = store
         self.root = root
+        self._index: IndexDb | None = None
+
+    @contextmanager
+    def ranker(self) -> Iterator[Ranker]:
+        """What answers one query: the store's engine when the state is loaded in this
+        process already, else the on-disk index (``store.index_sync``), read lazily in
+        one snapshot; the state's engine again when there is no usable index."""
+        db = self._synced_index()
+        if db is None:
+            yield self.engine()
+            return
+        from toon_memory.search.engine import Ranker
+        from toon_memory.search.source import SourceCorpus
+
+        with db.reading():
+            yield Ranker(SourceCorpus(db))
+
+    def _synced_index(self) -> IndexDb | None:
+        if self.store.loaded() is not None:
+            return None
+        from toon_memory.search.corpus import analyse
+        from toon_memory.store.index_sync import synced_index
+
+        self._index = synced_index(self.store, analyse, self._index)
+        return self._index
 
     def engine(self, *, with_archive: bool = False) -> Engine:
         """The store's engine, or one over entries + archive for date filters."""
@@ -87,14 +116,18 @@ class Recaller:
 
     def rank(self, opts: RecallOptions) -> RecallResult:
         """The ranked answer alone: no access recorded (views that only show entries)."""
-        dated = bool(opts.from_date or opts.to_date)
-        engine = self.engine(with_archive=dated)
-        return engine.recall(opts, today=today(), session_files=self._session(opts.session_bias))
+        files = self._session(opts.session_bias)
+        if opts.from_date or opts.to_date:
+            return self.engine(with_archive=True).recall(opts, today=today(), session_files=files)
+        with self.ranker() as ranker:
+            return ranker.recall(opts, today=today(), session_files=files)
 
     def suggest(self, context: str, limit: int = 5) -> list[Entry]:
         """Entries related to a free-text context (no access recorded)."""
         if not str(context or "").strip():
             raise InputError("context", "must not be empty")
+        # The engine of the state, not the index: a remember (the main caller) loads the
+        # state next anyway, so reading the index first would only slow every write.
         return self.engine().suggest(context, limit=limit, today=today())
 
     def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
@@ -113,13 +146,13 @@ class Recaller:
         from toon_memory.search.options import MAX_LIMIT
 
         files_later = start_session_files(self.root)  # git runs while the index loads
-        engine = self.engine()
-        counts = engine.category_counts()
-        files = files_later()
-        wanted = max(1, min(sum(counts.values()), MAX_LIMIT))
-        ranked = engine.recall(
-            RecallOptions(limit=wanted, session_bias=True), today=today(), session_files=files
-        ).entries
+        with self.ranker() as ranker:
+            counts = ranker.category_counts()
+            files = files_later()
+            wanted = max(1, min(sum(counts.values()), MAX_LIMIT))
+            ranked = ranker.recall(
+                RecallOptions(limit=wanted, session_bias=True), today=today(), session_files=files
+            ).entries
         sections: dict[str, list[Entry]] = {category: [] for category in PRIMER_SECTIONS}
         for entry in ranked[limit:]:
             section = sections.get(entry.category)

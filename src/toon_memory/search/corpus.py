@@ -10,12 +10,14 @@ graph (about 0.1 s at 10,000 entries).
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from datetime import date
+from typing import Any, Protocol
 
 from toon_memory.model.entry import Entry, EntryMap
-from toon_memory.search import signals
-from toon_memory.search.graph import LinkGraph, content_refs
-from toon_memory.search.index import BM25Index
+from toon_memory.search import rank, signals
+from toon_memory.search.graph import LinkGraph, Neighbourhood, content_refs
+from toon_memory.search.index import BM25Index, Scoring, weighted_terms
 from toon_memory.search.tokenize import detect_language, document_terms
 from toon_memory.search.tokenize import script_family as family_of
 
@@ -23,6 +25,8 @@ from toon_memory.search.tokenize import script_family as family_of
 FIELD_WEIGHTS: dict[str, float] = {
     "id": 1.0, "category": 0.5, "key": 3.0, "content": 1.0, "file": 1.5, "tags": 2.5,
 }  # fmt: skip
+#: One analysed entry as ``Corpus.documents`` gives it.
+Document = tuple[int, str, int, float, list[str], list[tuple[str, str]]]
 #: Bump when the tokenizer, the weights or the pickled layout change (part of a cache key).
 INDEX_VERSION = 6
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
@@ -46,6 +50,51 @@ def entry_links(entry: Entry) -> list[tuple[str, str]]:
     return entry.link_targets() + [("relates", ref) for ref in content_refs(entry.content)]
 
 
+def analyse(entry: Entry) -> tuple[dict[str, float], float, list[tuple[str, str]]]:
+    """What an on-disk index stores of an entry: BM25F weighted terms and length (as
+    ``BM25Index.add`` computes them) and the graph's typed links (as ``LinkGraph.add``
+    keeps them: first of each, none to an empty key)."""
+    terms, length = weighted_terms(entry_fields(entry), FIELD_WEIGHTS)
+    links = [(kind, target) for kind, target in dict.fromkeys(entry_links(entry)) if target]
+    return terms, length, links
+
+
+class RankCorpus(Protocol):
+    """What the one ranking pipeline reads: ``Corpus`` (in memory) and
+    ``search.source.SourceCorpus`` (an on-disk index) both provide it."""
+
+    @property
+    def entries(self) -> Mapping[str, Entry]: ...
+    @property
+    def index(self) -> Scoring: ...
+    @property
+    def graph(self) -> Neighbourhood: ...
+    @property
+    def static(self) -> Mapping[str, tuple[float, float]]: ...
+    @property
+    def family(self) -> Mapping[str, str]: ...
+    @property
+    def conditional(self) -> Collection[str]: ...
+    @property
+    def pinned(self) -> Collection[str]: ...
+    def centrality(self, node: str) -> float: ...
+    def ids_of(self, key: str) -> list[str]: ...
+    def category_counts(self) -> dict[str, int]:
+        """How many active entries each category has (nothing unpacked)."""
+        ...
+
+    def prefetch(self, nodes: Collection[str]) -> None:
+        """Candidates about to be fused (an on-disk corpus reads their rows at once)."""
+        ...
+
+    def usage_top(
+        self, today: date, allowed: Callable[[str], bool], limit: int
+    ) -> dict[str, float]:
+        """The no-query ranking's pool: the ``limit`` allowed entries of best
+        ``signals.usage_score``, best first, ties in slot order (``rank.top``)."""
+        ...
+
+
 class Corpus:
     """Entries by id with everything derived from them."""
 
@@ -64,6 +113,21 @@ class Corpus:
 
     def centrality(self, node: str) -> float:
         return self.graph.centrality(node)
+
+    def prefetch(self, nodes: Collection[str]) -> None:
+        """Nothing to do: every entry is in memory."""
+
+    def usage_top(
+        self, today: date, allowed: Callable[[str], bool], limit: int
+    ) -> dict[str, float]:
+        scores = {n: signals.usage_score(u, today) for n, u in self.usage.items() if allowed(n)}
+        return {n: scores[n] for n in rank.top(scores, limit)}
+
+    def category_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for category in self.active_category.values():
+            counts[category] = counts.get(category, 0) + 1
+        return counts
 
     def upsert(self, entry: Entry) -> None:
         self.entries[entry.id] = entry  # no-op when the map is shared and already holds it
@@ -107,6 +171,24 @@ class Corpus:
     def ids_of(self, key: str) -> list[str]:
         """Ids of the entries that have this key (every version)."""
         return sorted(self.graph.ids_of(key))
+
+    def documents(self) -> Iterator[Document]:
+        """What an on-disk index stores of each entry, already analysed: (slot, id, graph
+        order, weighted length, terms, typed links), in graph order."""
+        index = self.index
+        for seq, (node, links) in enumerate(self.graph.nodes(), start=1):
+            found = index.document(node)
+            if found is not None:
+                slot, length, terms = found
+                yield slot, node, seq, length, terms, links
+
+    def postings(self) -> Iterator[tuple[str, Iterable[tuple[int, float]]]]:
+        """Every term with its ``(slot, tf)`` postings (``BM25Index.all_postings``)."""
+        return self.index.all_postings()
+
+    def total_length(self) -> float:
+        """The index's Σ|d|, exactly as it keeps it (so lengths average identically)."""
+        return self.index.total_length()
 
     def __getstate__(self) -> dict[str, Any]:
         return {

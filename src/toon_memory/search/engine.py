@@ -17,78 +17,26 @@ from typing import Any
 from toon_memory.errors import NotFoundError
 from toon_memory.model.entry import Entry, EntryMap
 from toon_memory.search.budget import fit_budget
-from toon_memory.search.corpus import Corpus
+from toon_memory.search.corpus import Corpus, RankCorpus
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.pipeline import hit_edges, rank_entries
 from toon_memory.search.result import Hit, RecallResult
 
 
-class Engine:
-    """Holds entries and answers recall, search, suggest, smart recall and graph paths."""
+class Ranker:
+    """Answers recall, search, suggest and smart recall over any ``RankCorpus``: the one
+    ranking path of both engines (``Engine`` in memory, ``search.source`` on disk)."""
 
-    def __init__(self) -> None:
-        self._corpus = Corpus()
-
-    @classmethod
-    def over(cls, entries: EntryMap) -> Engine:
-        """An engine that indexes and shares ``entries`` (the store's own map).
-
-        The caller keeps putting and deleting in the map and tells the engine
-        through ``upsert``/``remove``; both see the same ``Entry`` objects.
-        """
-        engine = cls()
-        engine._corpus.entries = entries
-        for entry in list(entries.values()):
-            engine._corpus.index_entry(entry)
-        return engine
-
-    @classmethod
-    def build(cls, entries: Iterable[Entry]) -> Engine:
-        """An engine over ``entries`` (all of them: active, superseded, obsolete)."""
-        engine = cls()
-        for entry in entries:
-            engine.upsert(entry)
-        return engine
-
-    def __len__(self) -> int:
-        return len(self._corpus.entries)
-
-    def __contains__(self, entry_id: object) -> bool:
-        return entry_id in self._corpus.entries
-
-    def upsert(self, entry: Entry) -> None:
-        """Add or replace one entry (matched by id)."""
-        self._corpus.upsert(entry)
-
-    def remove(self, entry_id: str) -> None:
-        """Forget one entry; unknown ids are ignored."""
-        self._corpus.remove(entry_id)
-
-    def used(self, entry: Entry) -> None:
-        """Only the entry's use changed (an access folded in): refresh what ranking reads of it."""
-        self._corpus.used(entry)
+    def __init__(self, corpus: RankCorpus) -> None:
+        self._view = corpus
 
     def get(self, id_or_key: str) -> Entry | None:
         """The entry with this id, else the best entry with this key (active, newest)."""
-        entries = self._corpus.entries
-        found = entries.get(id_or_key)
-        if found is not None:
-            return found
-        versions = [entries[i] for i in self._corpus.ids_of(id_or_key)]
-        if not versions:
-            return None
-        return max(versions, key=lambda e: (e.status == "active", e.updated, e.created, e.id))
+        return get_over(self._view, id_or_key)
 
     def category_counts(self) -> dict[str, int]:
         """How many active entries each category has (read from the index, nothing unpacked)."""
-        counts: dict[str, int] = {}
-        for category in self._corpus.active_category.values():
-            counts[category] = counts.get(category, 0) + 1
-        return counts
-
-    @property
-    def entries(self) -> list[Entry]:
-        return list(self._corpus.entries.values())
+        return self._view.category_counts()
 
     def recall(
         self,
@@ -98,9 +46,7 @@ class Engine:
         session_files: Collection[str] = frozenset(),
     ) -> RecallResult:
         """Rank entries for ``opts`` (validated here; bad values raise ``InputError``)."""
-        o = opts.validated()
-        result = self._fetch(o) if o.ids else rank_entries(self._corpus, o, today, session_files)
-        return fit_budget(result) if o.budget_tokens > 0 else result
+        return recall_over(self._view, opts, today=today, session_files=session_files)
 
     def search(
         self,
@@ -152,6 +98,57 @@ class Engine:
         )  # fmt: skip
         return self.recall(opts, today=today, session_files=session_files)
 
+
+class Engine(Ranker):
+    """Holds entries and answers recall, search, suggest, smart recall and graph paths."""
+
+    def __init__(self) -> None:
+        self._corpus = Corpus()
+        super().__init__(self._corpus)
+
+    @classmethod
+    def over(cls, entries: EntryMap) -> Engine:
+        """An engine that indexes and shares ``entries`` (the store's own map).
+
+        The caller keeps putting and deleting in the map and tells the engine
+        through ``upsert``/``remove``; both see the same ``Entry`` objects.
+        """
+        engine = cls()
+        engine._corpus.entries = entries
+        for entry in list(entries.values()):
+            engine._corpus.index_entry(entry)
+        return engine
+
+    @classmethod
+    def build(cls, entries: Iterable[Entry]) -> Engine:
+        """An engine over ``entries`` (all of them: active, superseded, obsolete)."""
+        engine = cls()
+        for entry in entries:
+            engine.upsert(entry)
+        return engine
+
+    def __len__(self) -> int:
+        return len(self._corpus.entries)
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self._corpus.entries
+
+    def upsert(self, entry: Entry) -> None:
+        """Add or replace one entry (matched by id)."""
+        self._corpus.upsert(entry)
+
+    def remove(self, entry_id: str) -> None:
+        """Forget one entry; unknown ids are ignored."""
+        self._corpus.remove(entry_id)
+
+    def used(self, entry: Entry) -> None:
+        """Only the entry's use changed (an access folded in): refresh what ranking reads of it."""
+        self._corpus.used(entry)
+
+    @property
+    def entries(self) -> list[Entry]:
+        return list(self._corpus.entries.values())
+
     def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
         """Entries on a BFS shortest path between two ids/keys (both included); [] if none.
 
@@ -168,21 +165,52 @@ class Engine:
         )
         return [entries[node] for node in path]
 
-    def _fetch(self, o: RecallOptions) -> RecallResult:
-        hits: list[Hit] = []
-        missing: list[str] = []
-        seen: set[str] = set()
-        for wanted in o.ids or ():
-            entry = self.get(wanted)
-            if entry is None:
-                missing.append(wanted)
-            elif entry.id not in seen:
-                seen.add(entry.id)
-                hits.append(Hit(entry, 1.0, 100, -1, "", ()))
-        return RecallResult(o, tuple(hits), hit_edges(hits), len(hits), tuple(missing))
+    def export(self) -> Corpus:
+        """The analysed corpus, for an on-disk index to load without analysing again."""
+        return self._corpus
 
     def __getstate__(self) -> dict[str, Any]:
         return {"corpus": self._corpus}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._corpus = state["corpus"]
+        self._view = self._corpus
+
+
+def get_over(corpus: RankCorpus, id_or_key: str) -> Entry | None:
+    """The entry with this id, else the best entry with this key (active, newest)."""
+    entries = corpus.entries
+    found = entries.get(id_or_key)
+    if found is not None:
+        return found
+    versions = [entries[i] for i in corpus.ids_of(id_or_key)]
+    if not versions:
+        return None
+    return max(versions, key=lambda e: (e.status == "active", e.updated, e.created, e.id))
+
+
+def recall_over(
+    corpus: RankCorpus,
+    opts: RecallOptions,
+    *,
+    today: date,
+    session_files: Collection[str] = frozenset(),
+) -> RecallResult:
+    """``Engine.recall`` over any corpus (in memory, or ``search.source.SourceCorpus``)."""
+    o = opts.validated()
+    result = _fetch(corpus, o) if o.ids else rank_entries(corpus, o, today, session_files)
+    return fit_budget(result) if o.budget_tokens > 0 else result
+
+
+def _fetch(corpus: RankCorpus, o: RecallOptions) -> RecallResult:
+    hits: list[Hit] = []
+    missing: list[str] = []
+    seen: set[str] = set()
+    for wanted in o.ids or ():
+        entry = get_over(corpus, wanted)
+        if entry is None:
+            missing.append(wanted)
+        elif entry.id not in seen:
+            seen.add(entry.id)
+            hits.append(Hit(entry, 1.0, 100, -1, "", ()))
+    return RecallResult(o, tuple(hits), hit_edges(hits), len(hits), tuple(missing))

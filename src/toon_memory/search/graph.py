@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Protocol
 
 _REF_RE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
 
@@ -20,6 +21,61 @@ _REF_RE = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
 def content_refs(content: str) -> list[str]:
     """Keys mentioned as ``[[key]]`` in ``content``, in order, without duplicates."""
     return list(dict.fromkeys(match.strip() for match in _REF_RE.findall(content)))
+
+
+class Neighbourhood(Protocol):
+    """The link graph as ranking reads it (``LinkGraph``, or an index's edge lookups)."""
+
+    def neighbours(self, node: str) -> Mapping[str, str]: ...
+    def expand(
+        self, seeds: Iterable[str], hops: int, allowed: Callable[[str], bool]
+    ) -> dict[str, int]: ...
+    def ids_of(self, key: str) -> set[str]: ...
+    def prefetch(self, nodes: Iterable[str]) -> None:
+        """Nodes about to be expanded (an on-disk graph reads their links at once)."""
+        ...
+
+
+INVERSE = {"supersedes": "superseded_by", "superseded_by": "supersedes"}
+
+
+def expand_over(
+    neighbours: Callable[[str], Mapping[str, str]],
+    seeds: Iterable[str],
+    hops: int,
+    allowed: Callable[[str], bool],
+    prefetch: Callable[[list[str]], None] | None = None,
+) -> dict[str, int]:
+    """Every node within ``hops`` of a seed (through allowed nodes) -> its hop distance.
+
+    ``prefetch`` is told each frontier before it is expanded (an index reads it at once)."""
+    dist = {seed: 0 for seed in seeds}
+    frontier = list(dist)
+    for hop in range(1, hops + 1):
+        if prefetch is not None:
+            prefetch(frontier)
+        nxt: list[str] = []
+        for node in frontier:
+            for other in neighbours(node):
+                if other not in dist and allowed(other):
+                    dist[other] = hop
+                    nxt.append(other)
+        frontier = nxt
+    return dist
+
+
+def edge_kind(newer_out: Sequence[str], older_out: Sequence[str]) -> str:
+    """The type of an edge as seen from its newer end (the node added to the graph last).
+
+    ``newer_out``: the types of the newer node's links to the older one's key, in
+    link order; ``older_out``: those of the older node's links to the newer one's key.
+    ``LinkGraph.add`` joins the newer node's own links first (the first one wins),
+    then the older node's link (the last one it recorded), seen backwards.
+    """
+    if newer_out:
+        return newer_out[0]
+    kind = older_out[-1]
+    return INVERSE.get(kind, kind)
 
 
 class LinkGraph:
@@ -80,10 +136,18 @@ class LinkGraph:
         if a == b:
             return
         self._adj[a].setdefault(b, kind)
-        back = {"supersedes": "superseded_by", "superseded_by": "supersedes"}.get(kind, kind)
+        back = INVERSE.get(kind, kind)
         self._adj[b].setdefault(a, back)
         if self._max_degree >= 0:  # degrees only grow here: keep the maximum current
             self._max_degree = max(self._max_degree, len(self._adj[a]), len(self._adj[b]))
+
+    def nodes(self) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+        """Every node with its typed out-links, in the order the nodes joined the graph."""
+        for node in self._key:
+            yield node, self._out[node]
+
+    def prefetch(self, nodes: Iterable[str]) -> None:
+        """Nothing to do: the adjacency is in memory."""
 
     def neighbours(self, node: str) -> dict[str, str]:
         """Neighbour id -> edge type as seen from ``node``."""
@@ -105,17 +169,7 @@ class LinkGraph:
         self, seeds: Iterable[str], hops: int, allowed: Callable[[str], bool]
     ) -> dict[str, int]:
         """Every node within ``hops`` of a seed (through allowed nodes) -> its hop distance."""
-        dist = {seed: 0 for seed in seeds}
-        frontier = list(dist)
-        for hop in range(1, hops + 1):
-            nxt: list[str] = []
-            for node in frontier:
-                for other in self._adj.get(node, ()):
-                    if other not in dist and allowed(other):
-                        dist[other] = hop
-                        nxt.append(other)
-            frontier = nxt
-        return dist
+        return expand_over(self.neighbours, seeds, hops, allowed)
 
     def shortest_path(
         self, start: str, goal: str, allowed: Callable[[str], bool] | None = None

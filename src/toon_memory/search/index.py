@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 K1 = 1.2
@@ -37,7 +37,116 @@ COMMON_MIN_DOCS = 2_000
 _SEP = "\x00"
 
 
-class BM25Index:
+def weighted_terms(
+    fields: Mapping[str, Sequence[str]], weights: Mapping[str, float]
+) -> tuple[dict[str, float], float]:
+    """BM25F's view of one document: term -> Σ_f w_f·tf_f, and |d| = Σ_f w_f·|d_f|."""
+    weighted: dict[str, float] = {}
+    length = 0.0
+    for name, terms in fields.items():
+        weight = weights.get(name, 1.0)
+        length += weight * len(terms)
+        for term in terms:
+            weighted[term] = weighted.get(term, 0.0) + weight
+    return weighted, length
+
+
+def term_scores(
+    df: int, n: int, avg_len: float, postings: Iterable[tuple[int, float, float]]
+) -> dict[int, float]:
+    """BM25 of one term over its ``(slot, tf, |d|)`` postings: the one formula of both engines."""
+    c = math.log(1.0 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1.0)
+    # Length normalisation per posting: no per-query pass over every document.
+    base, per_len = K1 * (1.0 - B), K1 * B / avg_len
+    return {slot: c * tf / (tf + base + per_len * length) for slot, tf, length in postings}
+
+
+class Scoring:
+    """Query scoring over any posting source (in memory here, SQLite in ``store.index_db``).
+
+    A subclass supplies the document count, the average weighted length,
+    ``doc_freq`` and ``postings``; the maths lives here once.
+    """
+
+    def count(self) -> int:
+        raise NotImplementedError
+
+    def avg_len(self) -> float:
+        raise NotImplementedError
+
+    def doc_freq(self, term: str) -> int:
+        raise NotImplementedError
+
+    def postings(self, term: str) -> Iterable[tuple[int, float, float]]:
+        """``(slot, tf, |d|)`` of every document holding ``term``, in slot order."""
+        raise NotImplementedError
+
+    def score(
+        self, groups: Sequence[Sequence[str]], weights: Sequence[Mapping[str, float]] = ()
+    ) -> dict[str, float]:
+        """BM25F score of every document matching at least one group, by document id."""
+        acc: dict[int, float] = {}
+        for part in self.score_slots(groups, weights):
+            for slot, value in part.items():
+                acc[slot] = acc.get(slot, 0.0) + value
+        return {self.doc_id(slot): value for slot, value in acc.items()}
+
+    def score_slots(
+        self, groups: Sequence[Sequence[str]], weights: Sequence[Mapping[str, float]] = ()
+    ) -> list[dict[int, float]]:
+        """One ``{slot: score}`` per group (slots name documents, see ``doc_id``).
+
+        ``weights[i]`` maps terms of group i to their weight (missing: 1).
+        """
+        n = self.count()
+        if not n:
+            return [{} for _ in groups]
+        weighting = list(weights) or [{}] * len(groups)
+        common = [self._is_common([t for t in group if t not in weight] or group, n)
+                  for group, weight in zip(groups, weighting, strict=True)]  # fmt: skip
+        skip = common if not all(common) else [False] * len(groups)
+        return [
+            {} if drop else self._group_scores(group, n, weight)
+            for group, drop, weight in zip(groups, skip, weighting, strict=True)
+        ]
+
+    def doc_id(self, slot: int) -> str:
+        raise NotImplementedError
+
+    def slot(self, doc_id: str) -> int | None:
+        raise NotImplementedError
+
+    def doc_ids(self, slots: Sequence[int]) -> list[str]:
+        """``doc_id`` of many slots, in order."""
+        return [self.doc_id(slot) for slot in slots]
+
+    def _is_common(self, group: Sequence[str], n: int) -> bool:
+        """A word in more than half the documents (IDF < log 2): it barely moves a score,
+        but scoring its huge posting list dominates a query. Dropped when rarer words remain."""
+        return n >= COMMON_MIN_DOCS and all(self.doc_freq(term) * 2 > n for term in group)
+
+    def _term_scores(self, term: str, n: int) -> dict[int, float]:
+        df = self.doc_freq(term)
+        return term_scores(df, n, self.avg_len(), self.postings(term)) if df else {}
+
+    def _group_scores(
+        self, group: Sequence[str], n: int, weight: Mapping[str, float]
+    ) -> dict[int, float]:
+        terms = list(dict.fromkeys(group))
+        best = self._term_scores(terms[0], n) if terms else {}
+        if terms and terms[0] in weight:
+            factor = weight[terms[0]]
+            best = {slot: value * factor for slot, value in best.items()}
+        for term in terms[1:]:
+            factor = weight.get(term, 1.0)
+            for slot, value in self._term_scores(term, n).items():
+                value *= factor
+                if value > best.get(slot, 0.0):
+                    best[slot] = value
+        return best
+
+
+class BM25Index(Scoring):
     """Documents are named by string ids; each is a mapping of field -> terms."""
 
     def __init__(self, field_weights: Mapping[str, float]) -> None:
@@ -61,13 +170,7 @@ class BM25Index:
         """Index (or re-index) one document."""
         if doc_id in self._slot:
             self.remove(doc_id)
-        weighted: dict[str, float] = {}
-        length = 0.0
-        for name, terms in fields.items():
-            weight = self.weights.get(name, 1.0)
-            length += weight * len(terms)
-            for term in terms:
-                weighted[term] = weighted.get(term, 0.0) + weight
+        weighted, length = weighted_terms(fields, self.weights)
         slot = self._take_slot(doc_id)
         self._len[slot] = length
         self._terms[slot] = _SEP.join(weighted)
@@ -91,80 +194,45 @@ class BM25Index:
         self._terms[slot] = ""
         self._free.append(slot)
 
-    def score(
-        self, groups: Sequence[Sequence[str]], weights: Sequence[Mapping[str, float]] = ()
-    ) -> dict[str, float]:
-        """BM25F score of every document matching at least one group, by document id."""
-        acc: dict[int, float] = {}
-        for part in self.score_slots(groups, weights):
-            for slot, value in part.items():
-                acc[slot] = acc.get(slot, 0.0) + value
-        ids = self._ids
-        return {ids[slot] or "": value for slot, value in acc.items()}
-
-    def score_slots(
-        self, groups: Sequence[Sequence[str]], weights: Sequence[Mapping[str, float]] = ()
-    ) -> list[dict[int, float]]:
-        """One ``{slot: score}`` per group (slots name documents, see ``doc_id``).
-
-        ``weights[i]`` maps terms of group i to their weight (missing: 1).
-        """
-        n = len(self._slot)
-        if not n:
-            return [{} for _ in groups]
-        weighting = list(weights) or [{}] * len(groups)
-        common = [self._is_common([t for t in group if t not in weight] or group, n)
-                  for group, weight in zip(groups, weighting, strict=True)]  # fmt: skip
-        skip = common if not all(common) else [False] * len(groups)
-        return [
-            {} if drop else self._group_scores(group, n, weight)
-            for group, drop, weight in zip(groups, skip, weighting, strict=True)
-        ]
-
-    def _is_common(self, group: Sequence[str], n: int) -> bool:
-        """A word in more than half the documents (IDF < log 2): it barely moves a score,
-        but scoring its huge posting list dominates a query. Dropped when rarer words remain."""
-        return n >= COMMON_MIN_DOCS and all(self.doc_freq(term) * 2 > n for term in group)
-
     def slot(self, doc_id: str) -> int | None:
         return self._slot.get(doc_id)
 
     def doc_id(self, slot: int) -> str:
         return self._ids[slot] or ""
 
+    def count(self) -> int:
+        return len(self._slot)
+
+    def avg_len(self) -> float:
+        return self._total / max(len(self._slot), 1) or 1.0
+
+    def postings(self, term: str) -> Iterable[tuple[int, float, float]]:
+        lengths = self._len
+        return ((slot, tf, lengths[slot]) for slot, tf in self._plist(term, create=False).items())
+
     def doc_freq(self, term: str) -> int:
         """How many documents hold ``term`` (read without unpacking its postings)."""
         plist = self._postings.get(term)
         return len(plist) if plist is not None else self._packed.size(term)
 
-    def _term_scores(self, term: str, n: int) -> dict[int, float]:
-        plist = self._plist(term, create=False)
-        if not plist:
-            return {}
-        df = len(plist)
-        c = math.log(1.0 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1.0)
-        # Length normalisation per posting: no per-query pass over every document.
-        base, per_len, lengths = K1 * (1.0 - B), K1 * B / self._avg_len(), self._len
-        return {slot: c * tf / (tf + base + per_len * lengths[slot]) for slot, tf in plist.items()}
+    def total_length(self) -> float:
+        return self._total
 
-    def _avg_len(self) -> float:
-        return self._total / max(len(self._slot), 1) or 1.0
+    def document(self, doc_id: str) -> tuple[int, float, list[str]] | None:
+        """Slot, weighted length and terms of an indexed document (None when unknown)."""
+        slot = self._slot.get(doc_id)
+        if slot is None:
+            return None
+        return slot, self._len[slot], [t for t in self._terms[slot].split(_SEP) if t]
 
-    def _group_scores(
-        self, group: Sequence[str], n: int, weight: Mapping[str, float]
-    ) -> dict[int, float]:
-        terms = list(dict.fromkeys(group))
-        best = self._term_scores(terms[0], n) if terms else {}
-        if terms and terms[0] in weight:
-            factor = weight[terms[0]]
-            best = {slot: value * factor for slot, value in best.items()}
-        for term in terms[1:]:
-            factor = weight.get(term, 1.0)
-            for slot, value in self._term_scores(term, n).items():
-                value *= factor
-                if value > best.get(slot, 0.0):
-                    best[slot] = value
-        return best
+    def all_postings(self) -> Iterator[tuple[str, Iterable[tuple[int, float]]]]:
+        """Every term with its ``(slot, tf)`` postings in slot order (nothing unpacked to keep)."""
+        packed = self._packed
+        for term, i in packed.position.items():
+            lo, hi = packed.offsets[i], packed.offsets[i + 1]
+            yield term, sorted(zip(packed.slots[lo:hi], packed.tfs[lo:hi], strict=True))
+        for term, plist in self._postings.items():
+            yield term, sorted(plist.items())
 
     def _take_slot(self, doc_id: str) -> int:
         if self._free:

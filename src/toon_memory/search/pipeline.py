@@ -22,7 +22,7 @@ from datetime import date
 
 from toon_memory.search import crosslang, rank, signals
 from toon_memory.search import intent as intents
-from toon_memory.search.corpus import Corpus, entry_links
+from toon_memory.search.corpus import RankCorpus, entry_links
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.paths import named_paths, names_file, normalise_path
 from toon_memory.search.result import Edge, Hit, RecallResult
@@ -57,7 +57,7 @@ class Context:
 
 
 def allowed_test(
-    corpus: Corpus, o: RecallOptions, today: date, history: str = ""
+    corpus: RankCorpus, o: RecallOptions, today: date, history: str = ""
 ) -> Callable[[str], bool]:
     """Eligibility as a fast predicate: without filters only TTL/status entries are checked.
 
@@ -85,7 +85,7 @@ def read_intent(o: RecallOptions, today: date) -> tuple[RecallOptions, intents.I
 
 
 def rank_entries(
-    corpus: Corpus, o: RecallOptions, today: date, session_files: Collection[str]
+    corpus: RankCorpus, o: RecallOptions, today: date, session_files: Collection[str]
 ) -> RecallResult:
     """The ranked answer for validated options ``o`` (not an ids fetch)."""
     o, intent, history = read_intent(o, today)
@@ -97,9 +97,7 @@ def rank_entries(
         if intent:
             apply_intent(corpus, relevance, hop, via, intent, allowed)
     else:
-        relevance = {n: signals.usage_score(u, today) for n, u in corpus.usage.items()}
-        relevance = {n: v for n, v in relevance.items() if allowed(n)}
-        relevance = {n: relevance[n] for n in rank.top(relevance, POOL)}
+        relevance = corpus.usage_top(today, allowed, POOL)
         hop, via, total = dict.fromkeys(relevance, -1), {}, len(relevance)
     families = family_of(o.query) if o.query else ""
     session = frozenset(map(normalise_path, session_files)) if o.session_bias else frozenset()
@@ -142,7 +140,7 @@ def _order(
 
 
 def _matched(
-    corpus: Corpus,
+    corpus: RankCorpus,
     o: RecallOptions,
     groups: list[tuple[str, ...]],
     weights: list[dict[str, float]],
@@ -152,7 +150,8 @@ def _matched(
     index = corpus.index
     parts = index.score_slots(groups, weights)
     total = _exclude(corpus, rank.merge(parts), o, allowed)
-    relevance = {index.doc_id(s): total[s] for s in rank.top(total, POOL)}
+    best = rank.top(total, POOL)
+    relevance = {node: total[s] for node, s in zip(index.doc_ids(best), best, strict=True)}
     hop: dict[str, int] = dict.fromkeys(relevance, 0)
     via: dict[str, str] = {}
     if o.mode == "graph" and relevance:
@@ -167,7 +166,7 @@ def _matched(
 
 
 def _exclude(
-    corpus: Corpus, total: dict[int, float], o: RecallOptions, allowed: Callable[[str], bool]
+    corpus: RankCorpus, total: dict[int, float], o: RecallOptions, allowed: Callable[[str], bool]
 ) -> dict[int, float]:
     """Drop ineligible matches (by index slot), checking as few entries as possible."""
     doc_id = corpus.index.doc_id
@@ -182,8 +181,9 @@ def _exclude(
 
 
 def _fuse(
-    corpus: Corpus, relevance: dict[str, float], hop: dict[str, int], ctx: Context, n: int
+    corpus: RankCorpus, relevance: dict[str, float], hop: dict[str, int], ctx: Context, n: int
 ) -> dict[str, float]:
+    corpus.prefetch(relevance)
     centrality = {node: corpus.centrality(node) for node in relevance}
     if ctx.opts.rrf:
         fused = rank.rrf(relevance, centrality, n)
@@ -196,7 +196,9 @@ def _fuse(
             for node, value in fused.items()}  # fmt: skip
 
 
-def _adjust(corpus: Corpus, node: str, value: float, ctx: Context, strength: float = 1.0) -> float:
+def _adjust(
+    corpus: RankCorpus, node: str, value: float, ctx: Context, strength: float = 1.0
+) -> float:
     """The fused score times (1 + bonuses x ``strength``), quality, session, a file the query
     names, and freshness.
 
@@ -221,7 +223,7 @@ def _adjust(corpus: Corpus, node: str, value: float, ctx: Context, strength: flo
 
 
 def _hits(
-    corpus: Corpus,
+    corpus: RankCorpus,
     order: list[str],
     scores: dict[str, float],
     hop: dict[str, int],

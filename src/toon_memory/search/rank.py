@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
-from toon_memory.search.graph import LinkGraph
+from toon_memory.search.graph import Neighbourhood
 
 BM25_WEIGHT = 3.0
 CENTRALITY_WEIGHT = 1.0
@@ -106,7 +106,7 @@ def top_seeds(base: Mapping[str, float], limit: int = SEED_LIMIT) -> list[str]:
 
 
 def reach(
-    graph: LinkGraph, seeds: Sequence[str], hops: int, allowed: Callable[[str], bool]
+    graph: Neighbourhood, seeds: Sequence[str], hops: int, allowed: Callable[[str], bool]
 ) -> tuple[dict[str, int], dict[str, str]]:
     """Hop distance of every node within reach of the seeds, and the seed reaching it first."""
     hop = dict.fromkeys(seeds, 0)
@@ -114,6 +114,7 @@ def reach(
     frontier = list(seeds)
     origin = {node: node for node in seeds}
     for distance in range(1, hops + 1):
+        graph.prefetch(frontier)
         nxt: list[str] = []
         for node in frontier:
             for other in graph.neighbours(node):
@@ -126,7 +127,7 @@ def reach(
 
 
 def spread(
-    graph: LinkGraph,
+    graph: Neighbourhood,
     parts: Sequence[Mapping[str, float]],
     seeds: Sequence[str],
     hop: Mapping[str, int],
@@ -161,7 +162,7 @@ def spread(
 
 
 def _ball(
-    graph: LinkGraph, start: str, hops: int, allowed: Callable[[str], bool]
+    graph: Neighbourhood, start: str, hops: int, allowed: Callable[[str], bool]
 ) -> dict[str, int]:
     """Allowed nodes within ``hops`` of ``start`` (excluded) -> distance."""
     return {n: d for n, d in graph.expand([start], hops, allowed).items() if d > 0}

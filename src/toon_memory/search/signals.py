@@ -110,8 +110,13 @@ Usage = tuple[date | None, float]
 
 def usage_of(entry: Entry) -> Usage:
     """What ``auto_importance`` needs of an entry: its last day of use and its use frequency."""
-    last = day_of(entry.last_accessed) or day_of(entry.date) or created_day(entry)
-    return last, min(1.0, math.log1p(max(entry.accessed, 0)) / math.log(51.0))
+    return usage_from(entry.last_accessed, entry.date, entry.created, entry.accessed)
+
+
+def usage_from(last_accessed: str, day: str, created: str, accessed: int) -> Usage:
+    """``usage_of`` from the four fields it reads (an index row holds them unpacked)."""
+    last = day_of(last_accessed) or day_of(day) or day_of(created)
+    return last, min(1.0, math.log1p(max(accessed, 0)) / math.log(51.0))
 
 
 def usage_score(usage: Usage, today: date) -> float:

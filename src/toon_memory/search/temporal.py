@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-from toon_memory.search.corpus import Corpus
+from toon_memory.search.corpus import RankCorpus
 from toon_memory.search.decay import day_of, recency
 from toon_memory.search.intent import Intent
 from toon_memory.search.signals import created_day
@@ -41,7 +41,7 @@ PERIOD_WEIGHT = 0.25
 PERIOD_HALF_LIFE_DAYS = 7.0
 
 
-def predecessors(corpus: Corpus, node: str) -> list[str]:
+def predecessors(corpus: RankCorpus, node: str) -> list[str]:
     """The older versions ``node`` replaced: ``supersedes:`` links, superseded same-key entries."""
     found = [other for other, kind in corpus.graph.neighbours(node).items() if kind == "supersedes"]
     entry = corpus.entries[node]
@@ -52,7 +52,7 @@ def predecessors(corpus: Corpus, node: str) -> list[str]:
 
 
 def apply_intent(
-    corpus: Corpus,
+    corpus: RankCorpus,
     relevance: dict[str, float],
     hop: dict[str, int],
     via: dict[str, str],
@@ -82,7 +82,7 @@ def apply_intent(
             relevance[node] *= LATER_VERSION_FACTOR
 
 
-def _prefer_period(corpus: Corpus, relevance: dict[str, float], intent: Intent) -> None:
+def _prefer_period(corpus: RankCorpus, relevance: dict[str, float], intent: Intent) -> None:
     """Entries dated in the named period weigh more, and a little more the nearer they are."""
     first, last = date.fromisoformat(intent.since), date.fromisoformat(intent.day)
     for node in relevance:
@@ -93,18 +93,18 @@ def _prefer_period(corpus: Corpus, relevance: dict[str, float], intent: Intent) 
         relevance[node] *= 1.0 + PERIOD_WEIGHT * 0.5 ** (gap / PERIOD_HALF_LIFE_DAYS)
 
 
-def _day(corpus: Corpus, node: str) -> date | None:
+def _day(corpus: RankCorpus, node: str) -> date | None:
     entry = corpus.entries[node]
     return day_of(entry.date) or created_day(entry)
 
 
-def _born_after(corpus: Corpus, node: str, day: date) -> bool:
+def _born_after(corpus: RankCorpus, node: str, day: date) -> bool:
     born = created_day(corpus.entries[node])
     return born is not None and born > day
 
 
 def _prefer_by_age(
-    corpus: Corpus, relevance: dict[str, float], until: date | None, oldest: bool = False
+    corpus: RankCorpus, relevance: dict[str, float], until: date | None, oldest: bool = False
 ) -> None:
     """Newer candidates weigh more (``oldest``: older ones), the age counted from the newest
     (oldest) candidate; with ``until``, only candidates up to it count (later: no boost)."""
@@ -122,7 +122,7 @@ def _prefer_by_age(
             relevance[node] *= 1.0 + LATEST_WEIGHT * recency(older, newer, LATEST_HALF_LIFE_DAYS)
 
 
-def _prefer_before(corpus: Corpus, relevance: dict[str, float], day: date) -> None:
+def _prefer_before(corpus: RankCorpus, relevance: dict[str, float], day: date) -> None:
     """ "before June": the newest candidate up to the day weighs more, later ones less."""
     _prefer_by_age(corpus, relevance, day)
     for node in relevance:
@@ -132,7 +132,7 @@ def _prefer_before(corpus: Corpus, relevance: dict[str, float], day: date) -> No
 
 
 def _pull_versions(
-    corpus: Corpus,
+    corpus: RankCorpus,
     relevance: dict[str, float],
     hop: dict[str, int],
     via: dict[str, str],

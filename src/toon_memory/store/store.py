@@ -81,6 +81,15 @@ class Store(Compaction):
         """The state if it was loaded already (no file access)."""
         return self._state
 
+    def position(self) -> Position | None:
+        """How far the loaded state has read the files (None before ``state``)."""
+        return self._pos
+
+    @property
+    def derived_key(self) -> str:
+        """The version a derived file must carry: layout, columns, entry layout, index format."""
+        return self._cache_version
+
     def key(self) -> Key | None:
         """The key of an encrypted memory (None when plain); ``EncryptionError`` if missing/wrong."""
         self._key = keys.cipher_for(self.paths.folder)
@@ -335,9 +344,13 @@ class Store(Compaction):
     def rewrite_snapshot(self, key: Key | None) -> None:
         """Write data.toon again, sealed with ``key`` (plain when None), folding the journal
         and the access log in (used by encrypt/decrypt; takes the lock)."""
+        from toon_memory.store.index_db import drop_index
+
         with self.lock:
             state = self.state()
             self._key = key
+            if key is not None:
+                drop_index(self.paths)  # the plain index holds entry text: never kept sealed
             self._write_snapshot(state)
             self._pos = Position(file_id(self.paths.data), None, 0, None, 0)
 

@@ -1,0 +1,265 @@
+"""The ranker's view of a corpus kept outside the process (the SQLite index of ``store``).
+
+Invariant: ``SourceCorpus`` offers the ranking pipeline exactly what the in-memory
+``Corpus`` offers (``entries``, ``index``, ``graph``, ``static``, ``family``,
+``usage``, ``conditional``, ``pinned``, ``centrality``, ``ids_of``), computed from
+a ``CorpusSource`` with the same functions (``index.term_scores``, ``signals``,
+``graph.edge_kind``), so one ranker answers over both engines and, for equal
+entries added in equal order, gives equal results. It reads lazily: a query
+touches the postings of its terms, the rows of its candidates and the links of
+the nodes it expands; nothing is read twice in one view, nothing is written.
+A ``SourceCorpus`` is one query's snapshot: make a new one per query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from datetime import date
+from typing import Protocol
+
+from toon_memory.model.entry import Entry
+from toon_memory.search import signals
+from toon_memory.search.graph import INVERSE, edge_kind, expand_over
+from toon_memory.search.index import Scoring
+from toon_memory.search.tokenize import script_family as family_of
+
+#: One link between two nodes, seen from a node: (other id, other's graph sequence,
+#: True when the link is the node's own, its type). See ``CorpusSource.links``.
+LinkRow = tuple[str, int, bool, str]
+#: What ``signals.usage_from`` reads of an entry.
+UsageFields = tuple[str, str, str, int]
+
+
+class CorpusSource(Protocol):
+    """What a derived index stores (``store.index_db.IndexDb`` implements it)."""
+
+    def count(self) -> int: ...
+    def avg_len(self) -> float: ...
+    def doc_freq(self, term: str) -> int: ...
+    def postings(self, term: str) -> Iterable[tuple[int, float, float]]: ...
+    def slot(self, doc_id: str) -> int | None: ...
+    def doc_id(self, slot: int) -> str: ...
+    def doc_ids(self, slots: Sequence[int]) -> list[str]: ...
+    def entry(self, doc_id: str) -> Entry | None: ...
+    def seq(self, doc_id: str) -> int:
+        """When the node last joined the graph (a later upsert: a larger number)."""
+        ...
+
+    def links(self, doc_id: str) -> list[LinkRow]:
+        """Every link joining ``doc_id`` and another node, in link order: its own links to
+        the other's key, and the other's links to its key."""
+        ...
+
+    def entries_of(self, ids: Collection[str]) -> dict[str, Entry]: ...
+    def degrees_of(self, ids: Collection[str]) -> dict[str, int]: ...
+    def links_of(self, ids: Collection[str]) -> dict[str, tuple[int, list[LinkRow]]]:
+        """``(seq, links)`` of many nodes in one read (``seq`` and ``links`` of each)."""
+        ...
+
+    def degree(self, doc_id: str) -> int: ...
+    def max_degree(self) -> int: ...
+    def ids_with_key(self, key: str) -> list[str]: ...
+    def conditional_ids(self) -> set[str]: ...
+    def pinned_ids(self) -> set[str]: ...
+    def category_counts(self) -> dict[str, int]:
+        """How many active entries each category has."""
+        ...
+
+    def usage_groups(self) -> list[UsageFields]:
+        """The distinct (last_accessed, date, created, accessed) of the entries."""
+        ...
+
+    def ids_with_usage(self, groups: Sequence[UsageFields]) -> list[tuple[int, str]]:
+        """(slot, id) of the entries with any of these usage fields, in slot order."""
+        ...
+
+
+class _Index(Scoring):
+    def __init__(self, source: CorpusSource) -> None:
+        self._source = source
+        self._n = source.count()
+        self._avg = source.avg_len()
+
+    def count(self) -> int:
+        return self._n
+
+    def avg_len(self) -> float:
+        return self._avg
+
+    def doc_freq(self, term: str) -> int:
+        return self._source.doc_freq(term)
+
+    def postings(self, term: str) -> Iterable[tuple[int, float, float]]:
+        return self._source.postings(term)
+
+    def slot(self, doc_id: str) -> int | None:
+        return self._source.slot(doc_id)
+
+    def doc_id(self, slot: int) -> str:
+        return self._source.doc_id(slot)
+
+    def doc_ids(self, slots: Sequence[int]) -> list[str]:
+        return self._source.doc_ids(slots)
+
+
+class _Graph:
+    def __init__(self, source: CorpusSource) -> None:
+        self._source = source
+        self._adj: dict[str, dict[str, str]] = {}
+
+    def neighbours(self, node: str) -> dict[str, str]:
+        """Neighbour id -> edge type as seen from ``node`` (``LinkGraph.neighbours``)."""
+        found = self._adj.get(node)
+        if found is None:
+            found = self._adj[node] = _resolve(
+                node, self._source.seq(node), self._source.links(node)
+            )
+        return found
+
+    def prefetch(self, nodes: Iterable[str]) -> None:
+        """Read the links of many nodes at once (a frontier about to be expanded)."""
+        wanted = [node for node in nodes if node not in self._adj]
+        if len(wanted) > 1:
+            for node, (seq, rows) in self._source.links_of(wanted).items():
+                self._adj[node] = _resolve(node, seq, rows)
+
+    def expand(
+        self, seeds: Iterable[str], hops: int, allowed: Callable[[str], bool]
+    ) -> dict[str, int]:
+        return expand_over(self.neighbours, seeds, hops, allowed, self.prefetch)
+
+    def ids_of(self, key: str) -> set[str]:
+        return set(self._source.ids_with_key(key))
+
+
+def _resolve(node: str, mine: int, rows: Iterable[LinkRow]) -> dict[str, str]:
+    own: dict[str, list[str]] = {}
+    theirs: dict[str, list[str]] = {}
+    seqs: dict[str, int] = {}
+    for other, seq, outgoing, kind in rows:
+        if other != node:
+            seqs[other] = seq
+            (own if outgoing else theirs).setdefault(other, []).append(kind)
+    adj: dict[str, str] = {}
+    for other, seq in seqs.items():
+        mine_out, their_out = own.get(other, []), theirs.get(other, [])
+        if seq < mine:
+            adj[other] = edge_kind(mine_out, their_out)
+        else:
+            adj[other] = _flip(edge_kind(their_out, mine_out))
+    return adj
+
+
+def _flip(kind: str) -> str:
+    return INVERSE.get(kind, kind)
+
+
+class _Entries(Mapping[str, Entry]):
+    """Entries read on first use and kept for the rest of the query."""
+
+    def __init__(self, source: CorpusSource) -> None:
+        self._source = source
+        self.seen: dict[str, Entry] = {}
+
+    def __getitem__(self, entry_id: str) -> Entry:
+        entry = self.seen.get(entry_id)
+        if entry is None:
+            entry = self._source.entry(entry_id)
+            if entry is None:
+                raise KeyError(entry_id)
+            self.seen[entry_id] = entry
+        return entry
+
+    def __iter__(self) -> Iterator[str]:
+        raise TypeError("a source corpus is not iterated whole")
+
+    def __len__(self) -> int:
+        return self._source.count()
+
+
+class _Derived(Mapping[str, tuple[float, float]]):
+    """``Corpus.static`` computed on the entries a query reads."""
+
+    def __init__(self, entries: _Entries) -> None:
+        self._entries = entries
+
+    def __getitem__(self, node: str) -> tuple[float, float]:
+        entry = self._entries[node]
+        return signals.static_bonus(entry), signals.factor(entry, ())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class _Families(Mapping[str, str]):
+    def __init__(self, entries: _Entries) -> None:
+        self._entries = entries
+
+    def __getitem__(self, node: str) -> str:
+        entry = self._entries[node]
+        return family_of(entry.content or entry.key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class SourceCorpus:
+    """One query's corpus over a ``CorpusSource`` (see the module docstring)."""
+
+    def __init__(self, source: CorpusSource) -> None:
+        self.source = source
+        self.entries = _Entries(source)
+        self.index = _Index(source)
+        self.graph = _Graph(source)
+        self.static = _Derived(self.entries)
+        self.family = _Families(self.entries)
+        self.conditional = source.conditional_ids()
+        self.pinned = source.pinned_ids()
+        self._max_degree = -1
+        self._degrees: dict[str, int] = {}
+
+    def prefetch(self, nodes: Collection[str]) -> None:
+        """Read the rows and degrees of many candidates at once (before fusing them)."""
+        wanted = [node for node in nodes if node not in self.entries.seen]
+        if wanted:
+            self.entries.seen.update(self.source.entries_of(wanted))
+            self._degrees.update(self.source.degrees_of(wanted))
+
+    def usage_top(
+        self, today: date, allowed: Callable[[str], bool], limit: int
+    ) -> dict[str, float]:
+        """``Corpus.usage_top`` read by groups of equal usage fields: the score is computed
+        once per group, and only the best groups' ids are read."""
+        scores: dict[float, list[UsageFields]] = {}
+        for fields in self.source.usage_groups():
+            value = signals.usage_score(signals.usage_from(*fields), today)
+            scores.setdefault(value, []).append(fields)
+        top: dict[str, float] = {}
+        for value in sorted(scores, reverse=True):
+            for _slot, node in self.source.ids_with_usage(scores[value]):
+                if allowed(node):
+                    top[node] = value
+                    if len(top) >= limit:
+                        return top
+        return top
+
+    def centrality(self, node: str) -> float:
+        if self._max_degree < 0:
+            self._max_degree = self.source.max_degree()
+        top = self._max_degree
+        degree = self._degrees.get(node)
+        if degree is None:
+            degree = self._degrees[node] = self.source.degree(node)
+        return degree / top if top else 0.0
+
+    def ids_of(self, key: str) -> list[str]:
+        return sorted(self.source.ids_with_key(key))
+
+    def category_counts(self) -> dict[str, int]:
+        return self.source.category_counts()

@@ -1,0 +1,515 @@
+"""The on-disk derived index of one memory: a SQLite file a query reads lazily.
+
+Invariant: the index is only ever a shortcut derived from ``data.toon`` (plus journal
+and access log), like ``store.cache``: it lives under the user's home next to the
+derived cache (never in the project, so a committed index is never read); it
+carries its schema and the caller's version (analysis + ranking format) and a file
+that is damaged, foreign or of another version is deleted and built again, never
+trusted and never an error. It describes exactly the entries of the position it
+records (``position``): rows, postings of the analysed terms (the caller's
+``analyse``: this layer knows no tokenizer), per-entry BM25F lengths, typed links
+as an edge table with each node's degree, and the use counts folded from the
+access log. Writes happen in one transaction each, so a reader sees a whole state.
+
+Why SQLite (measured, benchmarks/retrieval/README.md): a cold process opens the file
+in well under a millisecond and a query reads only the B-tree pages of its terms'
+postings and its candidates' rows, where the pickled cache must be read and
+unpickled whole (~0.9 s and ~460 MB at 100,000 entries). It is in the standard
+library, WAL lets readers run beside the one writer, and the next engine (a
+PostgreSQL team store) can take the same tables and queries. Memory-mapped arrays
+would read faster still but need a format, a compactor and a crash story of our
+own. Encrypted memories do not use the index (their entry text stays sealed in the
+sealed pickle cache; ``store.index_sync``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import sqlite3
+import threading
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from toon_memory.model.entry import ATTRIBUTES, Entry
+from toon_memory.store.paths import MemoryPaths
+
+#: Bump when the tables change.
+SCHEMA = 3
+#: What ``analyse`` gives for one entry: weighted terms, weighted length, typed links.
+Analysis = tuple[dict[str, float], float, list[tuple[str, str]]]
+Analyse = Callable[[Entry], Analysis]
+_SEP = "\x00"
+#: (other id, other's graph order, the link is the node's own, its type).
+LinkRow = tuple[str, int, bool, str]
+_INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 16)})"
+#: One analysed entry: (slot, id, graph order, weighted length, terms, typed links).
+Document = tuple[int, str, int, float, list[str], list[tuple[str, str]]]
+
+
+class Bulk(Protocol):
+    """An analysed corpus to load at once (the search engine's, or ``Analysed``)."""
+
+    def documents(self) -> Iterable[Document]: ...
+    def postings(self) -> Iterable[tuple[str, Iterable[tuple[int, float]]]]:
+        """Every term with its (slot, tf) postings, in slot order."""
+        ...
+
+    def total_length(self) -> float: ...
+
+
+class Analysed:
+    """``Bulk`` computed here by ``analyse`` (in entry order; no engine at hand)."""
+
+    def __init__(self, entries: Iterable[Entry], analyse: Analyse) -> None:
+        self._docs: list[Document] = []
+        self._postings: dict[str, list[tuple[int, float]]] = {}
+        self._total = 0.0
+        for slot, entry in enumerate(entries):
+            terms, length, links = analyse(entry)
+            self._docs.append((slot, entry.id, slot + 1, length, list(terms), links))
+            self._total += length
+            for term, tf in terms.items():
+                self._postings.setdefault(term, []).append((slot, tf))
+
+    def documents(self) -> Iterable[Document]:
+        return self._docs
+
+    def postings(self) -> Iterable[tuple[str, Iterable[tuple[int, float]]]]:
+        return self._postings.items()
+
+    def total_length(self) -> float:
+        return self._total
+
+
+_TABLES = """
+CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE docs (
+    slot INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, key TEXT NOT NULL, seq INTEGER NOT NULL,
+    len REAL NOT NULL, degree INTEGER NOT NULL DEFAULT 0, conditional INTEGER NOT NULL,
+    pinned INTEGER NOT NULL, active_category TEXT, last_accessed TEXT NOT NULL,
+    date TEXT NOT NULL, created TEXT NOT NULL, accessed INTEGER NOT NULL,
+    pending INTEGER NOT NULL DEFAULT 0, terms TEXT NOT NULL, body BLOB NOT NULL);
+CREATE INDEX docs_key ON docs (key);
+CREATE INDEX docs_degree ON docs (degree);
+CREATE INDEX docs_usage ON docs (last_accessed, date, created, accessed, slot, id);
+CREATE INDEX docs_conditional ON docs (conditional) WHERE conditional;
+CREATE INDEX docs_pinned ON docs (pinned) WHERE pinned;
+CREATE TABLE terms (tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL);
+CREATE TABLE postings (tid INTEGER NOT NULL, slot INTEGER NOT NULL, tf REAL NOT NULL,
+    len REAL NOT NULL, PRIMARY KEY (tid, slot)) WITHOUT ROWID;
+CREATE TABLE links (src INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,
+    target TEXT NOT NULL, PRIMARY KEY (src, pos)) WITHOUT ROWID;
+CREATE INDEX links_target ON links (target);
+"""
+_LINKS_OF_MANY = """
+SELECT s.id, d.id, d.seq, 1, l.kind, l.pos FROM docs s JOIN links l ON l.src = s.slot
+ JOIN docs d ON d.key = l.target WHERE s.id IN @IDS
+UNION ALL
+SELECT s.id, d.id, d.seq, 0, l.kind, l.pos FROM docs s JOIN links l ON l.target = s.key
+ JOIN docs d ON d.slot = l.src WHERE s.id IN @IDS
+ORDER BY 1, 2, 4, 6
+"""
+_LINKS_OF = """
+SELECT d.id, d.seq, 1, l.kind FROM links l JOIN docs d ON d.key = l.target
+ WHERE l.src = :slot
+UNION ALL
+SELECT d.id, d.seq, 0, l.kind FROM links l JOIN docs d ON d.slot = l.src
+ WHERE l.target = :key
+"""
+
+
+def index_path(paths: MemoryPaths) -> Path:
+    """``<cache stem>.index.sqlite`` beside the memory's derived cache (under the home)."""
+    return paths.cache.with_name(f"{paths.cache.stem}.index.sqlite")
+
+
+def drop_index(paths: MemoryPaths) -> None:
+    """Delete the index files of a memory (best effort)."""
+    path = index_path(paths)
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+class IndexDb:
+    """One open index file (``open``); a ``CorpusSource`` for ``search.source``."""
+
+    def __init__(self, conn: sqlite3.Connection, version: str) -> None:
+        self.conn = conn
+        self.version = version
+        #: One transaction at a time per connection (the MCP server answers from threads).
+        self._turn = threading.RLock()
+        self._total = float(self._meta("total") or 0.0)
+        self._count = -1
+
+    # -- opening -----------------------------------------------------------
+    @classmethod
+    def open(cls, path: Path, version: str) -> IndexDb | None:
+        """The index at ``path`` for ``version``: an empty one when the file is absent,
+        damaged, foreign or of another version; None when no file can be made there."""
+        for _attempt in range(2):
+            db = cls._connect(path, version)
+            if db is not None:
+                return db
+            with contextlib.suppress(OSError):
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{path}{suffix}").unlink(missing_ok=True)
+        return None
+
+    @classmethod
+    def _connect(cls, path: Path, version: str) -> IndexDb | None:
+        conn: sqlite3.Connection | None = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                path, timeout=30.0, isolation_level=None, check_same_thread=False
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=OFF")  # derived: a crash costs a rebuild
+            if not _tables(conn):
+                _create(conn, version)
+            found = dict(conn.execute("SELECT k, v FROM meta WHERE k IN ('schema', 'version')"))
+            if found == {"schema": str(SCHEMA), "version": version}:
+                return cls(conn, version)
+        except (sqlite3.Error, OSError):
+            pass
+        if conn is not None:
+            conn.close()
+        return None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- the position it describes ----------------------------------------------
+    def position(self) -> str:
+        """What the index describes (the caller's encoding); '' when it was never built."""
+        with self._turn:
+            return self._meta("position") or ""
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[IndexDb]:
+        """One write transaction (others wait): re-read ``position`` inside it."""
+        with self._turn, _transaction(self.conn, "BEGIN IMMEDIATE"):
+            self._total = float(self._meta("total") or 0.0)
+            self._count = -1
+            yield self
+            self._set_meta("total", repr(self._total))
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[IndexDb]:
+        """One read snapshot (WAL: writers go on meanwhile; the reader sees one state)."""
+        with self._turn, _transaction(self.conn, "BEGIN"):
+            self._total = float(self._meta("total") or 0.0)
+            self._count = -1
+            yield self
+
+    def set_position(self, position: str) -> None:
+        self._set_meta("position", position)
+
+    # -- writing (inside ``writing``) --------------------------------------------
+    def clear(self) -> None:
+        for table in ("docs", "terms", "postings", "links"):
+            self.conn.execute(f"DELETE FROM {table}")
+        self._total = 0.0
+
+    def load(self, bulk: Bulk, entries: Mapping[str, Entry], pending: Mapping[str, int]) -> None:
+        """Fill an empty index from an analysed corpus (``bulk``) over ``entries``."""
+        lengths: dict[int, float] = {}
+        seq = 0
+        links: list[tuple[int, int, str, str]] = []
+        docs: list[tuple[object, ...]] = []
+        for slot, doc_id, seq, length, terms, out in bulk.documents():
+            lengths[slot] = length
+            docs.append(
+                _doc_row(slot, entries[doc_id], seq, (length, terms), pending.get(doc_id, 0))
+            )
+            links.extend((slot, pos, kind, target) for pos, (kind, target) in enumerate(out))
+            if len(docs) >= 5_000:
+                self.conn.executemany(_INSERT_DOC, docs)
+                docs.clear()
+        self.conn.executemany(_INSERT_DOC, docs)
+        self.conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?)", links)
+        for tid, (term, plist) in enumerate(bulk.postings(), start=1):
+            rows = [(tid, slot, tf, lengths[slot]) for slot, tf in plist]
+            self.conn.execute("INSERT INTO terms VALUES (?, ?, ?)", (tid, term, len(rows)))
+            self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", rows)
+        self._total = bulk.total_length()
+        self._set_meta("seq", str(seq))
+        for statement in filter(str.strip, _DEGREES.split(";\n")):
+            self.conn.execute(statement)
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the file (after a rebuild: a small WAL opens fast)."""
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def upsert(self, entry: Entry, analyse: Analyse) -> None:
+        """Add or replace one entry (its slot kept), its postings, links and degrees."""
+        row = self.conn.execute("SELECT slot, pending FROM docs WHERE id = ?", (entry.id,))
+        found = row.fetchone()
+        pending = found[1] if found else 0
+        if found:
+            self._drop(entry.id, found[0])
+        slot = found[0] if found else None
+        seq = int(self._meta("seq") or 0) + 1
+        self._set_meta("seq", str(seq))
+        terms, length, out = analyse(entry)
+        entry = entry.copy(accessed=entry.accessed + pending)
+        cur = self.conn.execute(_INSERT_DOC, _doc_row(slot, entry, seq, (length, terms), pending))
+        slot = int(cur.lastrowid or 0) if slot is None else slot
+        self._total += length
+        tids = self._term_ids(list(terms), create=True)
+        self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)",
+                              [(tids[t], slot, tf, length) for t, tf in terms.items()])  # fmt: skip
+        self._count_terms(tids.values(), 1)
+        self.conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?)",
+                              [(slot, pos, k, t) for pos, (k, t) in enumerate(out)])  # fmt: skip
+        others = self._neighbour_slots(slot, entry.key)
+        self.conn.execute("UPDATE docs SET degree = ? WHERE slot = ?", (len(others), slot))
+        self._bump(others, 1)
+
+    def _term_ids(self, terms: list[str], create: bool = False) -> dict[str, int]:
+        if create:
+            self.conn.executemany("INSERT OR IGNORE INTO terms (term, df) VALUES (?, 0)",
+                                  [(t,) for t in terms])  # fmt: skip
+        found: dict[str, int] = {}
+        for i in range(0, len(terms), 500):
+            part = terms[i : i + 500]
+            sql = f"SELECT term, tid FROM terms WHERE term IN ({','.join('?' * len(part))})"
+            found.update(self.conn.execute(sql, part).fetchall())
+        return found
+
+    def _count_terms(self, tids: Iterable[int], delta: int) -> None:
+        self.conn.executemany("UPDATE terms SET df = df + ? WHERE tid = ?",
+                              [(delta, tid) for tid in tids])  # fmt: skip
+
+    def remove(self, entry_id: str) -> None:
+        """Forget one entry; unknown ids are ignored."""
+        found = self.conn.execute("SELECT slot FROM docs WHERE id = ?", (entry_id,)).fetchone()
+        if found:
+            self._drop(entry_id, found[0])
+
+    def fold_access(self, entry_id: str, day: str) -> None:
+        """One access-log line: the entry was recalled on ``day`` (``State.fold_accesses``)."""
+        self.conn.execute(
+            "UPDATE docs SET accessed = accessed + 1, pending = pending + 1, last_accessed ="
+            " CASE WHEN ? > last_accessed THEN ? ELSE last_accessed END WHERE id = ?",
+            (day, day, entry_id),
+        )
+
+    def _drop(self, entry_id: str, slot: int) -> None:
+        key, length, terms = self.conn.execute(
+            "SELECT key, len, terms FROM docs WHERE slot = ?", (slot,)
+        ).fetchone()
+        self._bump(self._neighbour_slots(slot, key), -1)
+        self._total -= length
+        tids = self._term_ids([t for t in terms.split(_SEP) if t])
+        self.conn.executemany("DELETE FROM postings WHERE tid = ? AND slot = ?",
+                              [(tid, slot) for tid in tids.values()])  # fmt: skip
+        self._count_terms(tids.values(), -1)
+        self.conn.execute("DELETE FROM links WHERE src = ?", (slot,))
+        self.conn.execute("DELETE FROM docs WHERE slot = ?", (slot,))
+
+    def _neighbour_slots(self, slot: int, key: str) -> set[int]:
+        rows = self.conn.execute(
+            "SELECT d.slot FROM links l JOIN docs d ON d.key = l.target WHERE l.src = ? "
+            "UNION SELECT l.src FROM links l WHERE l.target = ?",
+            (slot, key),
+        )
+        return {other for (other,) in rows if other != slot}
+
+    def _bump(self, slots: Iterable[int], delta: int) -> None:
+        self.conn.executemany(
+            "UPDATE docs SET degree = degree + ? WHERE slot = ?", [(delta, s) for s in slots]
+        )
+
+    # -- reading: the ``search.source.CorpusSource`` protocol ------------------------
+    def count(self) -> int:
+        if self._count < 0:
+            self._count = self.conn.execute("SELECT count(*) FROM docs").fetchone()[0]
+        return self._count
+
+    def avg_len(self) -> float:
+        return self._total / max(self.count(), 1) or 1.0
+
+    def doc_freq(self, term: str) -> int:
+        found = self.conn.execute("SELECT df FROM terms WHERE term = ?", (term,)).fetchone()
+        return 0 if found is None else int(found[0])
+
+    def postings(self, term: str) -> list[tuple[int, float, float]]:
+        sql = ("SELECT slot, tf, len FROM postings WHERE tid = "
+               "(SELECT tid FROM terms WHERE term = ?) ORDER BY slot")  # fmt: skip
+        return self.conn.execute(sql, (term,)).fetchall()
+
+    def slot(self, doc_id: str) -> int | None:
+        found = self.conn.execute("SELECT slot FROM docs WHERE id = ?", (doc_id,)).fetchone()
+        return None if found is None else int(found[0])
+
+    def doc_id(self, slot: int) -> str:
+        found = self.conn.execute("SELECT id FROM docs WHERE slot = ?", (slot,)).fetchone()
+        return "" if found is None else str(found[0])
+
+    def doc_ids(self, slots: Sequence[int]) -> list[str]:
+        found: dict[int, str] = {}
+        for i in range(0, len(slots), 400):
+            part = list(slots[i : i + 400])
+            sql = f"SELECT slot, id FROM docs WHERE slot IN ({','.join('?' * len(part))})"
+            found.update(self.conn.execute(sql, part).fetchall())
+        return [found.get(slot, "") for slot in slots]
+
+    def entry(self, doc_id: str) -> Entry | None:
+        sql = "SELECT body, accessed, last_accessed FROM docs WHERE id = ?"
+        found = self.conn.execute(sql, (doc_id,)).fetchone()
+        if found is None:
+            return None
+        entry = Entry(*marshal.loads(found[0]))
+        entry.accessed, entry.last_accessed = found[1], found[2]
+        return entry
+
+    def entries_of(self, ids: Collection[str]) -> dict[str, Entry]:
+        """``entry`` for many ids at once (unknown ids left out)."""
+        found: dict[str, Entry] = {}
+        sql = "SELECT id, body, accessed, last_accessed FROM docs WHERE id IN "
+        for doc_id, body, accessed, last in self._many(sql, ids):
+            entry = Entry(*marshal.loads(body))
+            entry.accessed, entry.last_accessed = accessed, last
+            found[doc_id] = entry
+        return found
+
+    def degrees_of(self, ids: Collection[str]) -> dict[str, int]:
+        return dict(self._many("SELECT id, degree FROM docs WHERE id IN ", ids))
+
+    def links_of(self, ids: Collection[str]) -> dict[str, tuple[int, list[LinkRow]]]:
+        """``(seq, links)`` of many nodes at once (see ``links``)."""
+        found: dict[str, tuple[int, list[LinkRow]]] = {
+            doc_id: (seq, [])
+            for doc_id, seq in self._many("SELECT id, seq FROM docs WHERE id IN ", ids)
+        }
+        for node, other, seq, own, kind, _pos in self._many(_LINKS_OF_MANY, ids, twice=True):
+            found[node][1].append((other, seq, bool(own), kind))
+        return found
+
+    def _many(self, sql: str, ids: Collection[str], twice: bool = False) -> list[tuple[Any, ...]]:
+        rows: list[tuple[Any, ...]] = []
+        wanted = list(ids)
+        for i in range(0, len(wanted), 400):
+            part = wanted[i : i + 400]
+            marks = "(" + ",".join("?" * len(part)) + ")"
+            query = sql.replace("@IDS", marks) if twice else sql + marks
+            rows.extend(self.conn.execute(query, part * 2 if twice else part).fetchall())
+        return rows
+
+    def seq(self, doc_id: str) -> int:
+        found = self.conn.execute("SELECT seq FROM docs WHERE id = ?", (doc_id,)).fetchone()
+        return 0 if found is None else int(found[0])
+
+    def links(self, doc_id: str) -> list[tuple[str, int, bool, str]]:
+        found = self.conn.execute("SELECT slot, key FROM docs WHERE id = ?", (doc_id,)).fetchone()
+        if found is None:
+            return []
+        rows = self.conn.execute(_LINKS_OF, {"slot": found[0], "key": found[1]})
+        return [(other, seq, bool(own), kind) for other, seq, own, kind in rows]
+
+    def degree(self, doc_id: str) -> int:
+        found = self.conn.execute("SELECT degree FROM docs WHERE id = ?", (doc_id,)).fetchone()
+        return 0 if found is None else int(found[0])
+
+    def max_degree(self) -> int:
+        return int(self.conn.execute("SELECT coalesce(max(degree), 0) FROM docs").fetchone()[0])
+
+    def ids_with_key(self, key: str) -> list[str]:
+        return [i for (i,) in self.conn.execute("SELECT id FROM docs WHERE key = ?", (key,))]
+
+    def conditional_ids(self) -> set[str]:
+        return {i for (i,) in self.conn.execute("SELECT id FROM docs WHERE conditional")}
+
+    def pinned_ids(self) -> set[str]:
+        return {i for (i,) in self.conn.execute("SELECT id FROM docs WHERE pinned")}
+
+    def usage_groups(self) -> list[tuple[str, str, str, int]]:
+        sql = "SELECT DISTINCT last_accessed, date, created, accessed FROM docs"
+        return self.conn.execute(sql).fetchall()
+
+    def ids_with_usage(self, groups: Sequence[tuple[str, str, str, int]]) -> list[tuple[int, str]]:
+        found: list[tuple[int, str]] = []
+        for i in range(0, len(groups), 200):
+            part = groups[i : i + 200]
+            marks = ",".join(["(?, ?, ?, ?)"] * len(part))
+            sql = ("SELECT slot, id FROM docs WHERE (last_accessed, date, created, accessed) "
+                   f"IN (VALUES {marks})")  # fmt: skip
+            found.extend(self.conn.execute(sql, [v for g in part for v in g]).fetchall())
+        return sorted(found)
+
+    def category_counts(self) -> dict[str, int]:
+        """How many active entries each category has."""
+        sql = ("SELECT active_category, count(*) FROM docs WHERE active_category IS NOT NULL "
+               "GROUP BY active_category ORDER BY min(slot)")  # fmt: skip
+        return dict(self.conn.execute(sql).fetchall())
+
+    # -- meta ---------------------------------------------------------------------
+    def _meta(self, name: str) -> str | None:
+        found = self.conn.execute("SELECT v FROM meta WHERE k = ?", (name,)).fetchone()
+        return None if found is None else str(found[0])
+
+    def _set_meta(self, name: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
+
+
+_DEGREES = """
+CREATE TEMP TABLE IF NOT EXISTS edge (a INTEGER, b INTEGER);
+DELETE FROM edge;
+INSERT INTO edge SELECT l.src, d.slot FROM links l JOIN docs d ON d.key = l.target
+ WHERE d.slot != l.src;
+CREATE TEMP TABLE IF NOT EXISTS deg (slot INTEGER PRIMARY KEY, n INTEGER);
+DELETE FROM deg;
+INSERT INTO deg SELECT a, count(*) FROM (SELECT a, b FROM edge UNION SELECT b, a FROM edge)
+ GROUP BY a;
+UPDATE docs SET degree = coalesce((SELECT n FROM deg WHERE deg.slot = docs.slot), 0);
+DELETE FROM edge;
+DELETE FROM deg;
+"""
+
+
+def _doc_row(
+    slot: int | None,
+    entry: Entry,
+    seq: int,
+    analysed: tuple[float, Iterable[str]],
+    pending: int,
+) -> tuple[object, ...]:
+    length, terms = analysed
+    conditional = bool(entry.ttl) or entry.status != "active"
+    body = marshal.dumps(tuple(getattr(entry, name) for name in ATTRIBUTES))
+    return (slot, entry.id, entry.key, seq, length, 0, conditional, entry.priority > 0,
+            entry.category if entry.status == "active" else None, entry.last_accessed,
+            entry.date, entry.created, entry.accessed, pending, _SEP.join(terms), body)  # fmt: skip
+
+
+def _create(conn: sqlite3.Connection, version: str) -> None:
+    """The tables and meta of a new index (a racing process may have made them: kept)."""
+    with _transaction(conn, "BEGIN IMMEDIATE"):
+        if _tables(conn):
+            return
+        for statement in filter(str.strip, _TABLES.split(";\n")):
+            conn.execute(statement)
+        conn.executemany("INSERT INTO meta VALUES (?, ?)", [
+            ("schema", str(SCHEMA)), ("version", version), ("position", ""),
+            ("total", "0.0"), ("seq", "0"),
+        ])  # fmt: skip
+
+
+def _tables(conn: sqlite3.Connection) -> list[str]:
+    return [name for (name,) in conn.execute("SELECT name FROM sqlite_master")]
+
+
+@contextlib.contextmanager
+def _transaction(conn: sqlite3.Connection, begin: str = "BEGIN") -> Iterator[None]:
+    conn.execute(begin)
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")

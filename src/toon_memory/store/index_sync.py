@@ -1,0 +1,150 @@
+"""Keeping a memory's SQLite index (``store.index_db``) in step with its files.
+
+Invariant: ``synced_index`` hands out an index that describes exactly the memory's
+current files (``data.toon`` identity, journal and access-log positions), or None
+(then the caller ranks over the store's state, as before). It never writes the
+memory folder, so a read-only memory still recalls; it never holds the store's
+lock. Catching up is incremental when only the logs grew (the journal's new
+operations and access-log lines are applied in one index transaction, re-checked
+against the files afterwards); any other change (a compaction, a git pull, a hand
+edit, a journal set aside) rebuilds the index from the store's state. Encrypted
+memories get None: their entry text stays sealed, in the sealed pickle cache only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toon_memory.errors import ToonMemoryError
+from toon_memory.model.entry import entry_from_row
+from toon_memory.store import journal
+from toon_memory.store.cache import FileId, Position, file_id
+from toon_memory.store.compaction import inode_size
+from toon_memory.store.index_db import Analyse, Analysed, Bulk, IndexDb, drop_index, index_path
+from toon_memory.store.paths import MemoryPaths
+
+if TYPE_CHECKING:
+    from toon_memory.store.store import Store
+
+
+class _Moved(Exception):
+    """The files changed while the index caught up: the transaction is dropped."""
+
+
+def synced_index(store: Store, analyse: Analyse, held: IndexDb | None = None) -> IndexDb | None:
+    """The store's index, up to date (``held``: one opened earlier, reused when valid)."""
+    if store.encrypted():
+        if held is not None:
+            held.close()
+        drop_index(store.paths)  # one made while the memory was plain holds its text
+        return None
+    db = held or IndexDb.open(index_path(store.paths), store.derived_key)
+    if db is None:
+        return None
+    try:
+        now = _files_now(store.paths)
+        if _current(_decode(db.position()), now):
+            return db
+        rebuilt = False
+        with db.writing():
+            have = _decode(db.position())
+            if not _current(have, now) and not _catch_up(db, store.paths, have, now, analyse):
+                _rebuild(db, store, analyse)
+                rebuilt = True
+        if rebuilt:
+            db.checkpoint()
+        return db
+    except (sqlite3.Error, OSError, ToonMemoryError, _Moved, ValueError, KeyError, TypeError):
+        with contextlib.suppress(sqlite3.Error):
+            db.close()
+        return None
+
+
+Files = tuple[FileId | None, int | None, int, int | None, int]
+
+
+def _files_now(paths: MemoryPaths) -> Files:
+    j_ino, j_size = inode_size(paths.journal)
+    a_ino, a_size = inode_size(paths.access_log)
+    return file_id(paths.data), j_ino, j_size, a_ino, a_size
+
+
+def _current(have: Position | None, now: Files) -> bool:
+    data, j_ino, j_size, a_ino, a_size = now
+    return (
+        have is not None
+        and have.data == data
+        and have.journal_offset == j_size
+        and (not j_size or have.journal_ino == j_ino)
+        and have.access_offset == a_size
+        and (not a_size or have.access_ino == a_ino)
+    )
+
+
+def _catch_up(
+    db: IndexDb, paths: MemoryPaths, have: Position | None, now: Files, analyse: Analyse
+) -> bool:
+    """Apply the logs' new tails; False when only a rebuild can bring the index up."""
+    data, j_ino, j_size, a_ino, a_size = now
+    if have is None or have.data != data:
+        return False
+    if (have.journal_offset and have.journal_ino != j_ino) or j_size < have.journal_offset:
+        return False
+    if (have.access_offset and have.access_ino != a_ino) or a_size < have.access_offset:
+        return False
+    read = journal.read_ops(paths.journal, have.journal_offset)
+    if read.damaged:
+        return False
+    for op in read.ops:
+        if op.kind == "put":
+            db.upsert(entry_from_row(op.data["entry"]), analyse)
+        elif op.kind == "del":
+            db.remove(str(op.data["id"]))
+    a_offset = _fold_access(db, paths.access_log, have.access_offset)
+    if _files_now(paths)[:2] != (data, j_ino) or inode_size(paths.access_log)[0] != a_ino:
+        raise _Moved
+    db.set_position(_encode(Position(data, j_ino, read.offset, a_ino, a_offset)))
+    return True
+
+
+def _fold_access(db: IndexDb, path: Path, start: int) -> int:
+    try:
+        with path.open("rb") as handle:
+            handle.seek(start)
+            raw = handle.read()
+    except FileNotFoundError:
+        return start
+    whole = raw[: raw.rfind(b"\n") + 1]
+    for line in whole.decode("utf-8", "replace").splitlines():
+        entry_id, _, day = line.strip().partition(" ")
+        db.fold_access(entry_id, day)
+    return start + len(whole)
+
+
+def _rebuild(db: IndexDb, store: Store, analyse: Analyse) -> None:
+    """Load the store's state: already analysed by its engine when it has one."""
+    state = store.state()
+    position = store.position()
+    export = getattr(state.derived, "export", None)
+    bulk: Bulk = export() if export is not None else Analysed(state.entries.values(), analyse)
+    db.clear()
+    db.load(bulk, state.entries, state.pending)
+    db.set_position(_encode(position))
+
+
+def _encode(position: Position | None) -> str:
+    if position is None:
+        return ""
+    return json.dumps([position.data, position.journal_ino, position.journal_offset,
+                       position.access_ino, position.access_offset])  # fmt: skip
+
+
+def _decode(text: str) -> Position | None:
+    if not text:
+        return None
+    data, j_ino, j_off, a_ino, a_off = json.loads(text)
+    return Position(tuple(data) if data else None, j_ino, j_off, a_ino, a_off)
