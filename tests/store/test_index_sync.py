@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.conftest import run_cli
+from tests.conftest import no_entry_cap, run_cli
 from tests.fsconditions import READ_ONLY_KINDS
 
 from toon_memory import Memory
@@ -19,6 +19,7 @@ from toon_memory.store.index_sync import index_path
 
 
 def _filled(project: Path, n: int = 30) -> Memory:
+    no_entry_cap(project)  # hundreds of active entries: the 100-entry auto-archive is off
     memory = Memory(project)
     for i in range(n):
         links = [f"topic-{i - 1}"] if i else []

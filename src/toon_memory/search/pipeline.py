@@ -116,7 +116,7 @@ def rank_entries(
 
 
 def _order(
-    corpus: Corpus, scores: dict[str, float], o: RecallOptions, added: set[str]
+    corpus: RankCorpus, scores: dict[str, float], o: RecallOptions, added: set[str]
 ) -> list[str]:
     """The first ``o.limit`` nodes: pinned first (with ``o.pins``; higher priority first),
     then by score. Pins added without a match take at most half of the places (rounded

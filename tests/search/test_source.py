@@ -1,0 +1,63 @@
+"""``search.source.SourceCorpus``: the ranker's view over a corpus kept outside the process
+offers what the in-memory ``Corpus`` offers, computed the same way, so one ranker gives equal
+answers over both (here over the real SQLite ``CorpusSource``, ``store.index_db``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.search.builders import TODAY, entry
+
+from toon_memory.search import Engine, RecallOptions
+from toon_memory.search.corpus import analyse
+from toon_memory.search.engine import Ranker
+from toon_memory.search.source import SourceCorpus
+from toon_memory.store.index_db import Analysed, IndexDb
+
+ENTRIES = [
+    entry("redis-pool", "Redis pool raised to 20 under load", category="bug", priority=1),
+    entry("redis-timeout", "Redis timeout on the worker; see [[redis-pool]]"),
+    entry("auth-token", "JWT auth token rotates daily", links=["relates:redis-pool"]),
+    entry("old-auth", "Sessions in cookies", status="superseded"),
+    entry("expiring", "Deploy freeze until the audit", ttl="2026-08-01"),
+]
+
+
+@pytest.fixture
+def both(tmp_path: Path) -> tuple[Engine, IndexDb]:
+    db = IndexDb.open(tmp_path / "index.sqlite", "test-1")
+    assert db is not None
+    with db.writing():
+        db.load(Analysed(ENTRIES, analyse), {e.id: e for e in ENTRIES}, {})
+    yield Engine.build(ENTRIES), db
+    db.close()
+
+
+def test_the_view_names_the_same_keys_and_categories(both: tuple[Engine, IndexDb]) -> None:
+    _, db = both
+    with db.reading():
+        view = SourceCorpus(db)
+        assert view.ids_of("redis-pool") == [e.id for e in ENTRIES if e.key == "redis-pool"]
+        assert view.ids_of("nowhere") == []
+        active = [e for e in ENTRIES if e.status == "active"]
+        counts = {c: sum(1 for e in active if e.category == c) for c in {e.category for e in active}}
+        assert view.category_counts() == counts
+        linked = next(e.id for e in ENTRIES if e.key == "redis-pool")
+        assert view.centrality(linked) > 0.0
+
+
+@pytest.mark.parametrize("options", [{"query": "redis"}, {"query": "auth", "mode": "graph"},
+                                     {"query": ""}, {"query": "redis", "category": "bug"}])  # fmt: skip
+def test_one_ranker_answers_alike_over_the_view_and_the_engine(
+    both: tuple[Engine, IndexDb], options: dict[str, object]
+) -> None:
+    engine, db = both
+    opts = RecallOptions(limit=5, **options)  # type: ignore[arg-type]
+    want = engine.recall(opts, today=TODAY)
+    with db.reading():
+        got = Ranker(SourceCorpus(db)).recall(opts, today=TODAY)
+    assert [(h.entry.key, round(h.score, 9), h.hop) for h in got.hits] == [
+        (h.entry.key, round(h.score, 9), h.hop) for h in want.hits
+    ]
+    assert got.total == want.total
