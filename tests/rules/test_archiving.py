@@ -42,13 +42,13 @@ def test_automatic_archiving_follows_the_config_only() -> None:
 def test_the_cap_moves_the_least_useful_first() -> None:
     entries = [_entry(f"k{n}", quality=q) for n, q in enumerate((0.9, 0.1, 0.5, 0.3))]
     moved = select_for_archive(
-        entries, Config(archive_expired=False, archive_cap=2), TODAY, auto=True
+        entries, Config(archive_expired=False, archive_max_entries=2), TODAY, auto=True
     )
     assert sorted(e.key for e in moved) == ["k1", "k3"]
 
 
 def test_the_choice_is_deterministic_and_never_takes_pinned_or_inactive() -> None:
-    first = select_for_archive(ENTRIES, Config(archive_cap=1), TODAY, auto=False)
-    again = select_for_archive(list(reversed(ENTRIES)), Config(archive_cap=1), TODAY, auto=False)
+    first = select_for_archive(ENTRIES, Config(archive_max_entries=1), TODAY, auto=False)
+    again = select_for_archive(list(reversed(ENTRIES)), Config(archive_max_entries=1), TODAY, auto=False)
     assert {e.key for e in first} == {e.key for e in again}
     assert not {"pinned-stale", "gone"} & {e.key for e in first}
