@@ -46,7 +46,7 @@ def query_terms(query: str) -> list[tuple[str, ...]]:
 
 
 @dataclass(frozen=True, slots=True)
-class Context:
+class RankPass:
     """What one ranking pass needs besides the corpus."""
 
     opts: RecallOptions
@@ -102,7 +102,7 @@ def rank_entries(
     families = family_of(o.query) if o.query else ""
     session = frozenset(map(normalise_path, session_files)) if o.session_bias else frozenset()
     named = named_paths(o.query) if o.query and o.intent else frozenset()
-    ctx = Context(o, today, session, families, named)
+    ctx = RankPass(o, today, session, families, named)
     scores = _fuse(corpus, relevance, hop, ctx, total)
     added: set[str] = set()
     for node in sorted(corpus.pinned) if o.pins else ():
@@ -181,7 +181,7 @@ def _exclude(
 
 
 def _fuse(
-    corpus: RankCorpus, relevance: dict[str, float], hop: dict[str, int], ctx: Context, n: int
+    corpus: RankCorpus, relevance: dict[str, float], hop: dict[str, int], ctx: RankPass, n: int
 ) -> dict[str, float]:
     corpus.prefetch(relevance)
     centrality = {node: corpus.centrality(node) for node in relevance}
@@ -197,7 +197,7 @@ def _fuse(
 
 
 def _adjust(
-    corpus: RankCorpus, node: str, value: float, ctx: Context, strength: float = 1.0
+    corpus: RankCorpus, node: str, value: float, ctx: RankPass, strength: float = 1.0
 ) -> float:
     """The fused score times (1 + bonuses x ``strength``), quality, session, a file the query
     names, and freshness.
