@@ -111,7 +111,8 @@ def test_each_declared_command_is_its_spec(spec: ToolSpec) -> None:
         assert click_param.required == (param.name in spec.required and not own_default)
         if param.kind == "boolean":
             assert isinstance(click_param, click.Option)
-            assert click_param.secondary_opts == ["--no-" + param.name.replace("_", "-")]
+            off = param.cli.off if param.cli is not None else ""
+            assert click_param.secondary_opts == [off or "--no-" + param.name.replace("_", "-")]
         form = param.cli
         if form is not None and form.show_default and form.default is ...:
             assert click_param.get_default(ctx) == signature[inner].default
@@ -182,3 +183,20 @@ def test_a_missing_required_argument_is_a_usage_error(seeded: Path) -> None:
     done = invoke("path", "use-zod", project=seeded)
     assert done.returncode == 2 and "Missing argument 'TO_KEY'" in done.stderr
     assert done.exception is None
+
+
+@pytest.mark.parametrize(
+    ("tool", "on", "off", "name"),
+    [("memory_consolidate", "--dry-run", "--apply", "dry_run"),
+     ("memory_promote", "--dry-run", "--apply", "dry_run"),
+     ("memory_import_global", "--merge", "--replace", "merge")],
+)  # fmt: skip
+def test_a_declared_off_flag_sets_the_boolean_false(
+    tool: str, on: str, off: str, name: str
+) -> None:
+    spec = next(s for s in TOOLS if s.name == tool)
+    command = declared.command(spec)
+    for args, expected in (([off], {name: False}), ([on], {name: True}), ([], {})):
+        ctx = command.make_context(command.name or "", list(args))
+        values = {k: v for k, v in ctx.params.items() if k != "as_json"}
+        assert declared.given(ctx, spec, values) == expected, args

@@ -7,9 +7,10 @@ MCP tool runs (``handlers.run_tool``: ``Memory.<spec.method>`` under the
 published names, ``spec.rename`` applied, then ``spec.render``) and passes
 only the values the user gave, so every default is the ``Memory`` method's
 own, read from its signature (lazily, for ``--help``) unless ``Cli.default``
-sets a CLI one. A boolean is ``--flag/--no-flag``. A required published
-parameter is a required option or argument. Importing this module loads
-click and the pure tool data, nothing of the core.
+sets a CLI one. A boolean is ``--flag/--no-flag``, or ``--flag/<Cli.off>``
+when the declaration names its off flag (``--dry-run/--apply``). A required
+published parameter is a required option or argument. Importing this module
+loads click and the pure tool data, nothing of the core.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ def click_param(spec: ToolSpec, param: Param) -> click.Parameter:
     dashed = "--" + param.name.replace("_", "-")
     attrs.update(help=cli.help or param.doc, show_default=cli.show_default)
     if param.kind == "boolean":
-        decls = [f"{dashed}/--no-{dashed[2:]}", param.name, *cli.flags]
+        decls = [f"{dashed}/{cli.off or '--no-' + dashed[2:]}", param.name, *cli.flags]
         return DeclaredOption(decls, spec, param, **attrs)
     decls = [dashed, *cli.flags, param.name]
     return DeclaredOption(decls, spec, param, type=_click_type(param), required=required,
