@@ -25,7 +25,7 @@ from toon_memory.adapters.cli import declared
 from toon_memory.adapters.cli.main import cli
 from toon_memory.adapters.server.app import ToonMemoryServer
 from toon_memory.adapters.server.specs import Param, ToolSpec
-from toon_memory.adapters.server.tools import TOOLS
+from toon_memory.adapters.server.tools import COMMAND_SPECS, TOOLS
 from toon_memory.memory.api import Memory
 
 PROBE = ToolSpec(
@@ -43,7 +43,7 @@ PROBE = ToolSpec(
     command="probe",
     help="Probe the memory.",
 )
-DECLARED = [spec for spec in TOOLS if spec.command]
+DECLARED = list(COMMAND_SPECS)
 
 
 def _option(command: click.Command, name: str) -> click.Parameter:
@@ -100,11 +100,12 @@ def test_each_declared_command_is_its_spec(spec: ToolSpec) -> None:
         assert isinstance(command, click.Group)
         command = command.commands[name]
     params = [p for p in command.params if p.name != "as_json"]
-    assert [p.name for p in params] == [p.name for p in spec.params]
+    on_line = [p for p in spec.params if p.cli is None or not p.cli.fixed]
+    assert [p.name for p in params] == [p.name for p in on_line]
     method = declared.bound_class_method(spec)
     signature = inspect.signature(method).parameters
     ctx = click.Context(command)
-    for param, click_param in zip(spec.params, params, strict=True):
+    for param, click_param in zip(on_line, params, strict=True):
         inner = spec.rename.get(param.name, param.name)
         assert inner in signature, f"{spec.command}: Memory takes no {inner}"
         own_default = param.cli is not None and param.cli.default is not ...
@@ -200,3 +201,20 @@ def test_a_declared_off_flag_sets_the_boolean_false(
         ctx = command.make_context(command.name or "", list(args))
         values = {k: v for k, v in ctx.params.items() if k != "as_json"}
         assert declared.given(ctx, spec, values) == expected, args
+
+
+def test_a_fixed_parameter_is_passed_and_not_on_the_command_line() -> None:
+    by_command = {s.command: s for s in COMMAND_SPECS}
+    for action in ("show", "set", "add", "clear"):
+        spec = by_command[f"state {action}"]
+        command = declared.command(spec)
+        assert "action" not in [p.name for p in command.params]
+        args = ["current_task", "ship", "v2"] if action in ("set", "add") else []
+        ctx = command.make_context(action, args)
+        values = {k: v for k, v in ctx.params.items() if k != "as_json"}
+        called = declared.given(ctx, spec, values)
+        assert called["action"] == action
+        if args:  # a ``many`` argument: a list, not words joined
+            assert called["field"] == "current_task" and called["value"] == ["ship", "v2"]
+        else:
+            assert "value" not in called  # none given: the method's default (None)

@@ -32,7 +32,10 @@ class Cli:
     method's, read from its signature); ``show_default`` prints the default
     in ``--help``; ``only``: a CLI option that MCP does not publish;
     ``choice=False`` takes any text for an enum (the ``Memory`` method checks it);
-    ``words``: a positional argument of one or more words, joined by spaces;
+    ``words``: a positional argument of one or more words, joined by spaces
+    (a ``many`` argument passes them as a list, omitted when none); ``fixed``:
+    not on the command line, the command always passes ``default`` (one tool,
+    several commands: ``state show|set|add|clear`` fix ``action``);
     ``off``: the flag that sets a boolean false, instead of ``--no-<name>``
     (``--apply`` for ``dry_run``: the option reads ``--dry-run/--apply``).
     """
@@ -47,6 +50,7 @@ class Cli:
     choice: bool = True
     words: bool = False
     off: str = ""
+    fixed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
