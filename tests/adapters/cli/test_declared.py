@@ -210,7 +210,7 @@ def test_a_fixed_parameter_is_passed_and_not_on_the_command_line() -> None:
         command = declared.command(spec)
         assert "action" not in [p.name for p in command.params]
         args = ["current_task", "ship", "v2"] if action in ("set", "add") else []
-        ctx = command.make_context(action, args)
+        ctx = command.make_context(action, list(args))  # click consumes the list
         values = {k: v for k, v in ctx.params.items() if k != "as_json"}
         called = declared.given(ctx, spec, values)
         assert called["action"] == action
