@@ -218,3 +218,17 @@ def test_a_fixed_parameter_is_passed_and_not_on_the_command_line() -> None:
             assert called["field"] == "current_task" and called["value"] == ["ship", "v2"]
         else:
             assert "value" not in called  # none given: the method's default (None)
+
+
+def test_an_environment_variable_gives_an_option_not_on_the_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spec = next(s for s in TOOLS if s.name == "memory_sessions")
+    assert "session" not in spec.input_schema()["properties"]  # CLI only
+    command = declared.command(spec)
+    for env, args, expected in (("s-env", [], "s-env"), ("s-env", ["--session", "s-arg"], "s-arg"),
+                                ("", [], None)):  # fmt: skip
+        monkeypatch.setenv("TOON_MEMORY_SESSION", env)
+        ctx = command.make_context("sessions", list(args))
+        values = {k: v for k, v in ctx.params.items() if k != "as_json"}
+        assert declared.given(ctx, spec, values).get("session") == expected, (env, args)

@@ -106,6 +106,8 @@ def click_param(spec: ToolSpec, param: Param) -> click.Parameter:
                               type=_click_type(param), **attrs)  # fmt: skip
     dashed = "--" + param.name.replace("_", "-")
     attrs.update(help=cli.help or param.doc, show_default=cli.show_default)
+    if cli.envvar:
+        attrs["envvar"] = cli.envvar
     if param.kind == "boolean":
         decls = [f"{dashed}/{cli.off or '--no-' + dashed[2:]}", param.name, *cli.flags]
         return DeclaredOption(decls, spec, param, **attrs)

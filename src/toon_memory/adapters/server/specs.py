@@ -35,7 +35,8 @@ class Cli:
     ``words``: a positional argument of one or more words, joined by spaces
     (a ``many`` argument passes them as a list, omitted when none); ``fixed``:
     not on the command line, the command always passes ``default`` (one tool,
-    several commands: ``state show|set|add|clear`` fix ``action``);
+    several commands: ``state show|set|add|clear`` fix ``action``); ``envvar``:
+    an environment variable that gives the option when it is not on the line;
     ``off``: the flag that sets a boolean false, instead of ``--no-<name>``
     (``--apply`` for ``dry_run``: the option reads ``--dry-run/--apply``).
     """
@@ -51,6 +52,7 @@ class Cli:
     words: bool = False
     off: str = ""
     fixed: bool = False
+    envvar: str = ""
 
 
 @dataclass(frozen=True, slots=True)
