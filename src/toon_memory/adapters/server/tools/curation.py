@@ -2,8 +2,7 @@
 
 Invariant: pure data (no I/O, no ``mcp``); every enum is a core constant
 (``model.CONSOLIDATE_MODES``); each tool calls a method of ``Memory.curation``;
-consolidate, reflect and promote also declare their CLI command (``command``,
-``help``, ``Param.cli``).
+each also declares its CLI command (``command``, ``help``, ``Param.cli``).
 """
 
 from __future__ import annotations
@@ -76,10 +75,19 @@ CURATION: tuple[ToolSpec, ...] = (
         "memory_compress",
         "Shorten an entry. No summary: get one (local claude/llm CLI) or a prompt; "
         "with summary: replace content, old kept.",
-        (KEY, Param("summary"), ALLOW_SECRETS),
+        (
+            KEY.on_cli(argument=True),
+            Param("summary").on_cli(help="Replace the content (the old version is kept)."),
+            Param("timeout", "number").on_cli(
+                help="Seconds a local claude/llm CLI may take (default 60).", only=True
+            ),
+            ALLOW_SECRETS,
+        ),
         required=("key",),
         destructive=True,
         method="curation.compress",
         render="curation.compressed",
+        command="compress",
+        help="Shorten an entry: without --summary, suggest one (local claude/llm CLI, else a prompt).",
     ),
 )
