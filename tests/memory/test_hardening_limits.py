@@ -263,7 +263,7 @@ UNDECODABLE = b"caf\xe9"  # Latin-1 bytes on a UTF-8 command line: a lone surrog
         ((b"remember", b"-c", b"bug", b"-k", UNDECODABLE, b"-m", b"m"), "key"),
         ((b"remember", b"-c", b"bug", b"-k", b"k", b"-m", UNDECODABLE), "content"),
         ((b"recall", UNDECODABLE), "query"),
-        ((b"state", b"set", b"current_task", UNDECODABLE), "values"),
+        ((b"state", b"set", b"current_task", UNDECODABLE), "value"),  # the declared name
     ],
 )
 def test_undecodable_command_line_text_is_exit_2_naming_the_field(

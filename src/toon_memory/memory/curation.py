@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 MAX_REFLECT_LIMIT = 500
 #: Seconds a local LLM CLI may take to summarise one entry before it is killed.
 LLM_TIMEOUT = 60.0
+#: Seconds a caller may give a local claude/llm CLI (``compress(timeout=...)``).
+LLM_TIMEOUT_RANGE = (0.1, 3600.0)
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ class Curation:
         self.root = root
         self._editor = editor
         self._recaller = recaller
-        #: Seconds ``compress`` waits for a local LLM CLI (the CLI's ``--timeout``).
+        #: Seconds ``compress`` waits for a local LLM CLI unless a call gives ``timeout``.
         self.llm_timeout = LLM_TIMEOUT
 
     def _entries(self) -> list[Entry]:
@@ -164,15 +166,22 @@ class Curation:
 
     # -- compress ----------------------------------------------------------
     def compress(
-        self, key: str, summary: str | None = None, allow_secrets: bool = False
-    ) -> CompressResult:
+        self, key: str, summary: str | None = None, allow_secrets: bool = False,
+        timeout: float | None = None,
+    ) -> CompressResult:  # fmt: skip
         """Step 1 (no summary): a summary from a local CLI, else the prompt to run.
 
         Step 2 (summary): it replaces the content; the old version is kept
         as superseded history (``Memory.history(key)`` shows both). A
         credential in the summary refuses it unless ``allow_secrets``.
+        ``timeout``: seconds the local CLI may take (default ``llm_timeout``).
         """
+        from toon_memory.model.checks import check_number
         from toon_memory.rules.secrets import check_fields
+
+        wait = self.llm_timeout
+        if timeout is not None:
+            wait = check_number(timeout, "timeout", *LLM_TIMEOUT_RANGE)
 
         if summary is not None:
             check_fields({"summary": summary}, allow_secrets)
@@ -180,7 +189,7 @@ class Curation:
         entry = find_entry(self.store.state(), key, "key")
         if not entry.active:
             raise InputError("key", f"{quote(entry.key)} is {entry.status}; restore it first")
-        return self._suggest(entry.copy())
+        return self._suggest(entry.copy(), wait)
 
     def _apply_summary(self, key: str, summary: str) -> CompressResult:
         from toon_memory.rules.curation import check_summary
@@ -191,7 +200,7 @@ class Curation:
             raise InputError("summary", "is already the entry's content; nothing to replace")
         return CompressResult(entry, APPLIED, summary=text, history=history)
 
-    def _suggest(self, entry: Entry) -> CompressResult:
+    def _suggest(self, entry: Entry, timeout: float) -> CompressResult:
         from toon_memory.project.llm_cli import find_llm_cli, run_llm_cli
         from toon_memory.rules.curation import compress_prompt
 
@@ -200,8 +209,8 @@ class Curation:
         if command is None:
             return CompressResult(entry, PROMPT, prompt=prompt, note="no claude or llm CLI on PATH")
         tool = Path(command[0]).name
-        answer = run_llm_cli(prompt, command=command, timeout=self.llm_timeout)
+        answer = run_llm_cli(prompt, command=command, timeout=timeout)
         if answer is None:
-            note = f"{tool} gave no answer (failed, silent or past {self.llm_timeout:g}s)"
+            note = f"{tool} gave no answer (failed, silent or past {timeout:g}s)"
             return CompressResult(entry, PROMPT, prompt=prompt, tool=tool, note=note)
         return CompressResult(entry, SUGGESTED, summary=answer, tool=tool)

@@ -25,7 +25,7 @@ from toon_memory.adapters.cli import declared
 from toon_memory.adapters.cli.main import cli
 from toon_memory.adapters.server.app import ToonMemoryServer
 from toon_memory.adapters.server.specs import Param, ToolSpec
-from toon_memory.adapters.server.tools import TOOLS
+from toon_memory.adapters.server.tools import COMMAND_SPECS, TOOLS
 from toon_memory.memory.api import Memory
 
 PROBE = ToolSpec(
@@ -43,7 +43,7 @@ PROBE = ToolSpec(
     command="probe",
     help="Probe the memory.",
 )
-DECLARED = [spec for spec in TOOLS if spec.command]
+DECLARED = list(COMMAND_SPECS)
 
 
 def _option(command: click.Command, name: str) -> click.Parameter:
@@ -100,18 +100,20 @@ def test_each_declared_command_is_its_spec(spec: ToolSpec) -> None:
         assert isinstance(command, click.Group)
         command = command.commands[name]
     params = [p for p in command.params if p.name != "as_json"]
-    assert [p.name for p in params] == [p.name for p in spec.params]
+    on_line = [p for p in spec.params if p.cli is None or not p.cli.fixed]
+    assert [p.name for p in params] == [p.name for p in on_line]
     method = declared.bound_class_method(spec)
     signature = inspect.signature(method).parameters
     ctx = click.Context(command)
-    for param, click_param in zip(spec.params, params, strict=True):
+    for param, click_param in zip(on_line, params, strict=True):
         inner = spec.rename.get(param.name, param.name)
         assert inner in signature, f"{spec.command}: Memory takes no {inner}"
         own_default = param.cli is not None and param.cli.default is not ...
         assert click_param.required == (param.name in spec.required and not own_default)
         if param.kind == "boolean":
             assert isinstance(click_param, click.Option)
-            assert click_param.secondary_opts == ["--no-" + param.name.replace("_", "-")]
+            off = param.cli.off if param.cli is not None else ""
+            assert click_param.secondary_opts == [off or "--no-" + param.name.replace("_", "-")]
         form = param.cli
         if form is not None and form.show_default and form.default is ...:
             assert click_param.get_default(ctx) == signature[inner].default
@@ -182,3 +184,51 @@ def test_a_missing_required_argument_is_a_usage_error(seeded: Path) -> None:
     done = invoke("path", "use-zod", project=seeded)
     assert done.returncode == 2 and "Missing argument 'TO_KEY'" in done.stderr
     assert done.exception is None
+
+
+@pytest.mark.parametrize(
+    ("tool", "on", "off", "name"),
+    [("memory_consolidate", "--dry-run", "--apply", "dry_run"),
+     ("memory_promote", "--dry-run", "--apply", "dry_run"),
+     ("memory_import_global", "--merge", "--replace", "merge")],
+)  # fmt: skip
+def test_a_declared_off_flag_sets_the_boolean_false(
+    tool: str, on: str, off: str, name: str
+) -> None:
+    spec = next(s for s in TOOLS if s.name == tool)
+    command = declared.command(spec)
+    for args, expected in (([off], {name: False}), ([on], {name: True}), ([], {})):
+        ctx = command.make_context(command.name or "", list(args))
+        values = {k: v for k, v in ctx.params.items() if k != "as_json"}
+        assert declared.given(ctx, spec, values) == expected, args
+
+
+def test_a_fixed_parameter_is_passed_and_not_on_the_command_line() -> None:
+    by_command = {s.command: s for s in COMMAND_SPECS}
+    for action in ("show", "set", "add", "clear"):
+        spec = by_command[f"state {action}"]
+        command = declared.command(spec)
+        assert "action" not in [p.name for p in command.params]
+        args = ["current_task", "ship", "v2"] if action in ("set", "add") else []
+        ctx = command.make_context(action, list(args))  # click consumes the list
+        values = {k: v for k, v in ctx.params.items() if k != "as_json"}
+        called = declared.given(ctx, spec, values)
+        assert called["action"] == action
+        if args:  # a ``many`` argument: a list, not words joined
+            assert called["field"] == "current_task" and called["value"] == ["ship", "v2"]
+        else:
+            assert "value" not in called  # none given: the method's default (None)
+
+
+def test_an_environment_variable_gives_an_option_not_on_the_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spec = next(s for s in TOOLS if s.name == "memory_sessions")
+    assert "session" not in spec.input_schema()["properties"]  # CLI only
+    command = declared.command(spec)
+    for env, args, expected in (("s-env", [], "s-env"), ("s-env", ["--session", "s-arg"], "s-arg"),
+                                ("", [], None)):  # fmt: skip
+        monkeypatch.setenv("TOON_MEMORY_SESSION", env)
+        ctx = command.make_context("sessions", list(args))
+        values = {k: v for k, v in ctx.params.items() if k != "as_json"}
+        assert declared.given(ctx, spec, values).get("session") == expected, (env, args)

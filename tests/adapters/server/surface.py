@@ -22,7 +22,7 @@ from mcp.client import Client
 from toon_memory.adapters.cli.declared import method_default
 from toon_memory.adapters.server.app import ToonMemoryServer
 from toon_memory.adapters.server.specs import ToolSpec
-from toon_memory.adapters.server.tools import TOOLS
+from toon_memory.adapters.server.tools import COMMAND_SPECS
 
 SNAPSHOT = Path(__file__).with_name("surface.json")
 
@@ -55,7 +55,9 @@ def command_surface(spec: ToolSpec, command: click.Command) -> dict[str, Any]:
         if isinstance(param.type, click.Choice):
             row["choices"] = list(param.type.choices)
         params.append(row)
-    return {"tool": spec.name, "help": command.help, "params": params}
+    out: dict[str, Any] = {"tool": spec.name, "help": command.help, "params": params}
+    fixed = {p.name: p.cli.default for p in spec.params if p.cli is not None and p.cli.fixed}
+    return {**out, "fixed": fixed} if fixed else out
 
 
 def declared_commands() -> dict[str, Any]:
@@ -63,13 +65,12 @@ def declared_commands() -> dict[str, Any]:
     from toon_memory.adapters.cli.main import cli
 
     out: dict[str, Any] = {}
-    for spec in TOOLS:
-        if spec.command:
-            found: click.Command = cli
-            for name in spec.command.split():
-                assert isinstance(found, click.Group), spec.command
-                found = found.commands[name]
-            out[spec.command] = command_surface(spec, found)
+    for spec in COMMAND_SPECS:
+        found: click.Command = cli
+        for name in spec.command.split():
+            assert isinstance(found, click.Group), spec.command
+            found = found.commands[name]
+        out[spec.command] = command_surface(spec, found)
     return out
 
 

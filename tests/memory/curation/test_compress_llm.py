@@ -22,6 +22,7 @@ from tests.memory.curation.curating_helpers import (
 )
 
 from toon_memory import Memory
+from toon_memory.errors import InputError
 from toon_memory.store.heartbeats import pid_alive
 
 SUMMARY = "Redis pool: 10 connections max for the worker (src/worker/pool.py)."
@@ -104,6 +105,19 @@ def test_a_slow_cli_is_killed_and_the_prompt_returned(
     assert result.status == "prompt" and "past 0.5s" in result.note
     assert _wait_dead(int(pid_file.read_text()))
     assert store_bytes(project) == before
+
+
+def test_a_call_timeout_is_checked_and_lasts_for_that_call_only(
+    memory: Memory, project: Path, bin_dir: Path, tmp_path: Path
+) -> None:
+    fake_llm(bin_dir, "claude", sleeper(tmp_path / "slow.pid"))
+    for bad in (0, -1, "soon", 7200):
+        with pytest.raises(InputError) as caught:
+            memory.curation.compress("redis-pool", timeout=bad)
+        assert caught.value.field == "timeout"
+    result = memory.curation.compress("redis-pool", timeout=0.3)
+    assert result.status == "prompt" and "past 0.3s" in result.note
+    assert memory.curation.llm_timeout == 60.0  # the part's default is untouched
 
 
 def _cli_env(bin_dir: Path) -> dict[str, str]:

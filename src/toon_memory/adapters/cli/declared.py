@@ -7,9 +7,11 @@ MCP tool runs (``handlers.run_tool``: ``Memory.<spec.method>`` under the
 published names, ``spec.rename`` applied, then ``spec.render``) and passes
 only the values the user gave, so every default is the ``Memory`` method's
 own, read from its signature (lazily, for ``--help``) unless ``Cli.default``
-sets a CLI one. A boolean is ``--flag/--no-flag``. A required published
-parameter is a required option or argument. Importing this module loads
-click and the pure tool data, nothing of the core.
+sets a CLI one (a ``Cli.fixed`` one is always passed and not on the
+command line). A boolean is ``--flag/--no-flag``, or ``--flag/<Cli.off>``
+when the declaration names its off flag (``--dry-run/--apply``). A required
+published parameter is a required option or argument. Importing this module
+loads click and the pure tool data, nothing of the core.
 """
 
 from __future__ import annotations
@@ -93,19 +95,21 @@ def _click_type(param: Param) -> click.ParamType[Any]:
 
 
 def click_param(spec: ToolSpec, param: Param) -> click.Parameter:
-    """The click option or argument of one declared parameter."""
+    """The click option or argument of one declared parameter (not a ``Cli.fixed`` one)."""
     cli = param.cli or PLAIN
     required = param.name in spec.required and cli.default is ...
     attrs: dict[str, Any] = {} if cli.default is ... else {"default": cli.default}
     if cli.argument:
-        if cli.words:
+        if cli.words or param.many:
             attrs["nargs"] = -1
         return click.Argument([param.name], required=required, metavar=cli.metavar or None,
                               type=_click_type(param), **attrs)  # fmt: skip
     dashed = "--" + param.name.replace("_", "-")
     attrs.update(help=cli.help or param.doc, show_default=cli.show_default)
+    if cli.envvar:
+        attrs["envvar"] = cli.envvar
     if param.kind == "boolean":
-        decls = [f"{dashed}/--no-{dashed[2:]}", param.name, *cli.flags]
+        decls = [f"{dashed}/{cli.off or '--no-' + dashed[2:]}", param.name, *cli.flags]
         return DeclaredOption(decls, spec, param, **attrs)
     decls = [dashed, *cli.flags, param.name]
     return DeclaredOption(decls, spec, param, type=_click_type(param), required=required,
@@ -116,11 +120,18 @@ def given(ctx: click.Context, spec: ToolSpec, values: dict[str, Any]) -> dict[st
     """The published arguments of a call: what the user gave, and the CLI's own defaults."""
     out: dict[str, Any] = {}
     for param in spec.params:
-        source = ctx.get_parameter_source(param.name)
-        explicit = param.cli is not None and param.cli.default is not ...
-        if source is not ParameterSource.DEFAULT or explicit:
-            value = values[param.name]
-            out[param.name] = " ".join(value) if param.cli and param.cli.words else value
+        cli = param.cli or PLAIN
+        if cli.fixed:
+            out[param.name] = cli.default
+            continue
+        value = values[param.name]
+        if cli.argument and param.many:  # a list; none given: the method's default
+            if value:
+                out[param.name] = list(value)
+        elif ctx.get_parameter_source(param.name) is not ParameterSource.DEFAULT or (
+            cli.default is not ...
+        ):
+            out[param.name] = " ".join(value) if cli.words else value
     return out
 
 
@@ -137,7 +148,7 @@ def command(spec: ToolSpec) -> click.Command:
         memory: Memory = shared.memory
         show(run_tool(memory, spec, given(ctx, spec, values)), as_json)
 
-    params = [click_param(spec, p) for p in spec.params]
+    params = [click_param(spec, p) for p in spec.params if p.cli is None or not p.cli.fixed]
     name = spec.command.split()[-1]  # ``context brief``: the ``brief`` of group ``context``
     built = json_option(click.Command(name, callback=run, params=params, help=spec.help))
     return built

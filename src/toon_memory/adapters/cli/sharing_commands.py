@@ -3,9 +3,11 @@
 Invariant: each is one ``Memory`` call (``Memory.sharing``, or the merge
 driver's ``sharing.merge_files``) plus one shared renderer
 (``render.sharing``), listed in ``COMMANDS`` and added to the group by
-``cli.main``; every command takes ``--json``. ``watch`` alone owns process
-concerns: it stops on SIGINT, SIGTERM and SIGHUP, when a piped stdin
-closes, or when its parent process goes away, and then prints a summary.
+``cli.group``; every command takes ``--json``; ``global export|import`` and
+``gist export|import`` are built from their tools' declarations
+(``cli.declared``). ``watch`` alone owns process concerns: it stops on
+SIGINT, SIGTERM and SIGHUP, when a piped stdin closes, or when its parent
+process goes away, and then prints a summary.
 Importing this module loads click and nothing of the core.
 """
 
@@ -18,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from toon_memory.adapters.cli.declared import command
 from toon_memory.adapters.cli.invocation import (
-    ALLOW_SECRETS_HELP,
     Invocation,
     emit,
     handles_errors,
@@ -27,6 +29,7 @@ from toon_memory.adapters.cli.invocation import (
     pass_ctx,
     show,
 )
+from toon_memory.adapters.server.tools.sharing import SHARING
 
 if TYPE_CHECKING:
     from toon_memory.memory.watcher import StopSignal
@@ -37,63 +40,14 @@ def global_group() -> None:
     """Share memories across projects through the global memory (~/.toon-memory)."""
 
 
-@global_group.command(name="export")
-@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
-@json_option
-@pass_ctx
-@handles_errors
-def global_export(ctx: Invocation, allow_secrets: bool, as_json: bool) -> None:
-    """Merge this project's memory into the global memory."""
-    from toon_memory.render.sharing import global_exported
-
-    report = ctx.memory.sharing.export_global(allow_secrets)
-    show(global_exported(report, {}), as_json)
-
-
-@global_group.command(name="import")
-@click.option("--replace", is_flag=True,
-              help="Replace this project's entries (a backup is kept) instead of merging.")  # fmt: skip
-@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
-@json_option
-@pass_ctx
-@handles_errors
-def global_import(ctx: Invocation, replace: bool, allow_secrets: bool, as_json: bool) -> None:
-    """Merge the global memory into this project (or replace it with --replace)."""
-    from toon_memory.render.sharing import global_imported
-
-    report = ctx.memory.sharing.import_global(merge=not replace, allow_secrets=allow_secrets)
-    show(global_imported(report, {"merge": not replace}), as_json)
-
-
 @click.group()
 def gist() -> None:
     """Sync a memory through a GitHub Gist (token: GITHUB_TOKEN or `gh auth token`)."""
 
 
-@gist.command(name="export")
-@click.option("--public", is_flag=True, help="Create a public gist (default: secret).")
-@json_option
-@pass_ctx
-@handles_errors
-def gist_export(ctx: Invocation, public: bool, as_json: bool) -> None:
-    """Upload this memory to a Gist; the gist id is remembered, so later exports update it."""
-    from toon_memory.render.sharing import gist_exported
-
-    show(gist_exported(ctx.memory.sharing.export_gist(public=public), {"public": public}), as_json)
-
-
-@gist.command(name="import")
-@click.argument("gist_id", metavar="ID")
-@click.option("--allow-secrets", is_flag=True, help=ALLOW_SECRETS_HELP)
-@json_option
-@pass_ctx
-@handles_errors
-def gist_import(ctx: Invocation, gist_id: str, allow_secrets: bool, as_json: bool) -> None:
-    """Merge the memory of Gist ID (an id or a gist URL) into this one."""
-    from toon_memory.render.sharing import gist_imported
-
-    report = ctx.memory.sharing.import_gist(gist_id, allow_secrets)
-    show(gist_imported(report, {"gist_id": gist_id}), as_json)
+_GROUPS = {"global": global_group, "gist": gist}
+for _spec in SHARING:  # ``global export``: the ``export`` of group ``global``
+    _GROUPS[_spec.command.split()[0]].add_command(command(_spec))
 
 
 @click.command(name="merge-driver")

@@ -32,7 +32,13 @@ class Cli:
     method's, read from its signature); ``show_default`` prints the default
     in ``--help``; ``only``: a CLI option that MCP does not publish;
     ``choice=False`` takes any text for an enum (the ``Memory`` method checks it);
-    ``words``: a positional argument of one or more words, joined by spaces.
+    ``words``: a positional argument of one or more words, joined by spaces
+    (a ``many`` argument passes them as a list, omitted when none); ``fixed``:
+    not on the command line, the command always passes ``default`` (one tool,
+    several commands: ``state show|set|add|clear`` fix ``action``); ``envvar``:
+    an environment variable that gives the option when it is not on the line;
+    ``off``: the flag that sets a boolean false, instead of ``--no-<name>``
+    (``--apply`` for ``dry_run``: the option reads ``--dry-run/--apply``).
     """
 
     help: str = ""
@@ -44,6 +50,9 @@ class Cli:
     only: bool = False
     choice: bool = True
     words: bool = False
+    off: str = ""
+    fixed: bool = False
+    envvar: str = ""
 
 
 @dataclass(frozen=True, slots=True)

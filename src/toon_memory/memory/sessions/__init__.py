@@ -131,8 +131,11 @@ class Sessions:
         return session
 
     # -- the tools -------------------------------------------------------------------------
-    def list(self, conflicts_only: bool = False) -> SessionsReport:
-        """Active sessions within the window and their soft conflicts; dead ones pruned."""
+    def list(self, conflicts_only: bool = False, session: str | None = None) -> SessionsReport:
+        """Active sessions within the window and their soft conflicts; dead ones pruned.
+
+        ``session`` names the caller's session (``you``; default: ``current``).
+        """
         from toon_memory.memory.sessions.reports import SessionsReport
         from toon_memory.model.heartbeat import clock_now, format_stamp, is_active
         from toon_memory.rules.coordination import agent_conflicts, same_agent
@@ -141,7 +144,8 @@ class Sessions:
         window, now = self.window(), clock_now()
         pruned = prune_sessions(self.folder, window, now) if self.exists() else []
         active = tuple(s for s in read_sessions(self.folder) if is_active(s, window, now))
-        you = self.current if any(s.id == self.current for s in active) else ""
+        mine = self.current if session is None else session.strip()
+        you = mine if any(s.id == mine for s in active) else ""
         return SessionsReport(
             sessions=active, conflicts=agent_conflicts(active), window_minutes=window,
             now=format_stamp(now), you=you, mine=same_agent(active, you),

@@ -8,6 +8,8 @@ declaration of a tool and of its CLI command (``command``, ``help``,
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from toon_memory.adapters.server.specs import (
     ALLOW_SECRETS,
     ALLOW_SECRETS_HELP,
@@ -39,6 +41,23 @@ from toon_memory.model.entry import (
     STATE_ACTIONS,
     STATE_FIELDS,
     TAG_ACTIONS,
+)
+
+#: Hot session state; the CLI's ``state`` subcommands are ``STATE_COMMANDS``.
+STATE = ToolSpec(
+    "memory_state",
+    "Hot session state (SESSION-STATE.json): show it, or set/add/clear current_task, "
+    "key_context, pending_actions, recent_decisions. Update it before replying.",
+    (
+        Param("action", enum=STATE_ACTIONS),
+        Param("field", enum=STATE_FIELDS),
+        Param("value", doc="Text; list fields take an array", many=True),
+        ALLOW_SECRETS,
+    ),
+    destructive=True,
+    output=obj_schema(current_task={"type": "string"}, key_context=ARRAY),
+    method="session_state",
+    render="results.session_state",
 )
 
 CORE: tuple[ToolSpec, ...] = (
@@ -233,21 +252,30 @@ CORE: tuple[ToolSpec, ...] = (
         command="checkpoint",
         help="A restorable backup plus a 7-day knowledge entry that names it.",
     ),
-    ToolSpec(
-        "memory_state",
-        "Hot session state (SESSION-STATE.json): show it, or set/add/clear current_task, "
-        "key_context, pending_actions, recent_decisions. Update it before replying.",
-        (
-            Param("action", enum=STATE_ACTIONS),
-            Param("field", enum=STATE_FIELDS),
-            Param("value", doc="Text; list fields take an array", many=True),
-            ALLOW_SECRETS,
-        ),
-        destructive=True,
-        output=obj_schema(current_task={"type": "string"}, key_context=ARRAY),
-        method="session_state",
-        render="results.session_state",
-    ),
+    STATE,
 )
+
+
+def _state_command(action: str, text: str, *params: Param) -> ToolSpec:
+    """``state <action>``: ``memory_state`` with ``action`` fixed, ``params`` on the CLI."""
+    fixed = STATE.params[0].on_cli(default=action, fixed=True)
+    required = ("field", "value") if action in ("set", "add") else ()
+    return replace(STATE, params=(fixed, *params), required=required,
+                   command=f"state {action}", help=text)  # fmt: skip
+
+
+_FIELD = STATE.params[1].on_cli(argument=True, choice=False)
+_VALUES = STATE.params[2].on_cli(argument=True, metavar="VALUES...")
+_ALLOW = STATE.params[3]
+#: The ``state`` subcommands (the CLI's only: MCP publishes ``STATE`` alone).
+STATE_COMMANDS: tuple[ToolSpec, ...] = (
+    _state_command("show", "Print the session state."),
+    _state_command("set", "Set current_task, or replace a list field with VALUES.",
+                   _FIELD, _VALUES, _ALLOW),
+    _state_command("add", "Append VALUES to key_context, pending_actions or recent_decisions.",
+                   _FIELD, _VALUES, _ALLOW),
+    _state_command("clear", "Clear the named fields (all documented fields when none are named).",
+                   STATE.params[2].on_cli(argument=True, metavar="[FIELDS]...")),
+)  # fmt: skip
 
 CORE = (*CORE, PRIMER)

@@ -1,8 +1,8 @@
 """The sessions tools: active sessions and soft conflicts, merged observations, captured activity.
 
-Invariant: pure data (no I/O, no ``mcp``, no click); merge-sessions and captured also
-declare their CLI command (``command``, ``help``, ``Param.cli``); every enum is a core
-constant.
+Invariant: pure data (no I/O, no ``mcp``, no click); each tool also declares its CLI
+command (``command``, ``help``, ``Param.cli``; ``sessions`` takes this terminal's session
+from TOON_MEMORY_SESSION, a CLI-only option); every enum is a core constant.
 """
 
 from __future__ import annotations
@@ -15,11 +15,23 @@ SESSIONS: tuple[ToolSpec, ...] = (
         "memory_sessions",
         "Active agent sessions (agent, branch, files, last seen) and soft conflicts: files "
         "touched by 2+ sessions. Check before editing shared files.",
-        (Param("conflicts_only", "boolean", "Only the soft conflicts"),),
+        (
+            Param("conflicts_only", "boolean", "Only the soft conflicts").on_cli(
+                help="Only the soft conflicts."
+            ),
+            Param("session").on_cli(
+                help="This terminal's session, marked as you (env TOON_MEMORY_SESSION).",
+                envvar="TOON_MEMORY_SESSION",
+                only=True,
+            ),
+        ),
         read_only=True,
         idempotent=True,
         method="sessions.list",
         render="sessions.sessions_listed",
+        command="sessions",
+        help="Active agent sessions (agent, branch, files, last seen) and soft conflicts.\n\n"
+        "The session named by TOON_MEMORY_SESSION is marked as you.",
     ),
     ToolSpec(
         "memory_merge_sessions",
