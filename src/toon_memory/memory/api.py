@@ -143,7 +143,8 @@ class Memory:
 
     def get(self, id_or_key: str) -> Entry:
         """The entry with this id, else the active entry with this key."""
-        return find_entry(self.store.state(), id_or_key, "id_or_key").copy()
+        with self._recaller.lookup() as state:
+            return find_entry(state, id_or_key, "id_or_key").copy()
 
     def history(self, key: str) -> list[Entry]:
         """Every version of a key (active and superseded), newest first.
@@ -151,7 +152,8 @@ class Memory:
         Only the newest ``historyVersions`` superseded versions are kept (config.json).
         """
         key = rules.normalise_key(str(key or "").strip())
-        versions = [e.copy() for e in self.store.state().entries.values() if e.key == key]
+        with self._recaller.lookup() as state:
+            versions = [e.copy() for e in state.with_key(key)]
         if not versions:
             raise NotFoundError("key", key)
         return sorted(versions, key=lambda e: (e.active, e.updated), reverse=True)

@@ -32,7 +32,7 @@ from toon_memory.rules.scoring import evidence_level, find_conflicts, quality_sc
 from toon_memory.rules.tagging import infer_tags
 from toon_memory.store import journal
 from toon_memory.store.config import load_config
-from toon_memory.store.state import State
+from toon_memory.store.state import Lookup, State, StateNeeded
 from toon_memory.store.store import Store
 
 if TYPE_CHECKING:
@@ -43,14 +43,14 @@ T = TypeVar("T")
 Change = tuple[list[journal.Op], T]
 
 
-def find_entry(state: State, id_or_key: str, field: str = "key") -> Entry:
+def find_entry(state: Lookup, id_or_key: str, field: str = "key") -> Entry:
     """The entry with this id, else the active one with this key, else its newest version."""
     value = rules.normalise_key(str(id_or_key or "").strip())
     if not value:
         raise InputError(field, "must not be empty")
-    entry = state.entries.get(value) or state.by_key(value)
+    entry = state.get(value) or state.by_key(value)
     if entry is None:
-        older = [e for e in state.entries.values() if e.key == value]
+        older = state.with_key(value)
         if not older:
             raise NotFoundError(field, value)
         entry = max(older, key=lambda e: e.updated)
@@ -96,7 +96,7 @@ class Editor:
         # One search, before the lock: the nearest entries give both the
         # contradiction candidates and the "related" list of the result.
         near = self._recaller.suggest(f"{draft.entry.key} {draft.entry.content}", limit=8)
-        result = self.store.mutate(lambda state: self._apply_remember(state, draft, config, near))
+        result = self._mutate(lambda state: self._apply_remember(state, draft, config, near))
         result.inferred_tags = inferred
         result.related = [e for e in near if e.key != result.entry.key][:3]
         if draft.entry.ttl and is_expired(draft.entry.ttl, today()):
@@ -106,8 +106,12 @@ class Editor:
             )
         return result
 
+    def _mutate(self, change: Callable[[Lookup], Change[T]]) -> T:
+        """A single-entry change: over the on-disk index when this process has no state."""
+        return self.store.mutate_lean(change, self._recaller.lean)
+
     def _apply_remember(
-        self, state: State, draft: rules.Draft, config: Config, near: list[Entry]
+        self, state: Lookup, draft: rules.Draft, config: Config, near: list[Entry]
     ) -> Change[RememberResult]:
         new, existing = draft.entry, state.by_key(draft.entry.key)
         ops: list[journal.Op] = []
@@ -115,7 +119,7 @@ class Editor:
         if existing is not None:
             new, history = rules.merge_entries(
                 existing, new, keep_first=config.merge == "keep-first",
-                history_id=rules.new_id(state.entries),
+                history_id=rules.new_id(state.taken),
             )  # fmt: skip
             if history is not None:
                 ops.append(journal.put(state.persisted_row(history)))
@@ -124,7 +128,7 @@ class Editor:
                 )
                 ops.extend(journal.delete(e.id) for e in dropped)
         else:
-            new.id = rules.new_id(state.entries)
+            new.id = rules.new_id(state.taken)
         conflicts = find_conflicts(new, near)
         new.evidence = evidence_level(new, conflicts, lambda p: (self.root / p).exists())
         if config.verbatim:  # not scored: the entry keeps the quality it had, else neutral
@@ -145,16 +149,16 @@ class Editor:
             result.archived = archived
         return ops, result
 
-    def _auto_archive(self, state: State, config: Config, exclude: str) -> list[Entry]:
-        if config.archive_max_entries and exclude not in state.entries:  # a new entry counts
+    def _auto_archive(self, state: Lookup, config: Config, exclude: str) -> list[Entry]:
+        if config.archive_max_entries and exclude not in state.taken:  # a new entry counts
             config = replace(config, archive_max_entries=max(1, config.archive_max_entries - 1))
-        over = config.archive_max_entries and len(state.keys) > config.archive_max_entries
+        over = config.archive_max_entries and state.active_count() > config.archive_max_entries
         only_expired = not (config.archive_after_days or over)
-        day = today().isoformat()
-        if only_expired and (
-            not config.archive_expired or not state.ttl_floor or state.ttl_floor >= day
-        ):
+        day, floor = today().isoformat(), state.lowest_ttl()
+        if only_expired and (not config.archive_expired or not floor or floor >= day):
             return []
+        if not isinstance(state, State):
+            raise StateNeeded  # choosing what to archive reads every entry
         chosen = select_for_archive(state.entries.values(), config, today(), auto=True)
         chosen = [e for e in chosen if e.id != exclude]
         state.reset_ttl_floor()
@@ -164,7 +168,8 @@ class Editor:
 
     # -- single-entry changes ---------------------------------------------
     def unpin(self, key: str) -> Unpinned:
-        entry = find_entry(self.store.state(), key, "key")
+        with self._recaller.lookup() as state:
+            entry = find_entry(state, key, "key")
         if not entry.priority:
             return Unpinned(entry.copy(), False)
         return Unpinned(self.update(key, "key", lambda e: setattr(e, "priority", 0)), True)
@@ -172,26 +177,24 @@ class Editor:
     def update(self, id_or_key: str, field: str, change: Callable[[Entry], Any]) -> Entry:
         """Apply ``change`` to a copy of one entry and save it."""
 
-        def apply(state: State) -> Change[Entry]:
+        def apply(state: Lookup) -> Change[Entry]:
             entry = find_entry(state, id_or_key, field).copy()
             change(entry)
             entry.updated = now_iso()
             return [journal.put(state.persisted_row(entry))], entry
 
-        return self.store.mutate(apply)
+        return self._mutate(apply)
 
     def forget(self, id_or_key: str, action: str, new_key: str) -> Entry:
         action = check_choice(action, "action", FORGET_ACTIONS)
         if action == "supersede" and not str(new_key or "").strip():
             raise InputError("new_key", "is required when action is 'supersede'")
         if action == "restore":
-            return self.store.mutate(lambda state: self._apply_restore(state, id_or_key))
-        return self.store.mutate(
-            lambda state: self._apply_forget(state, id_or_key, action, new_key)
-        )
+            return self._mutate(lambda state: self._apply_restore(state, id_or_key))
+        return self._mutate(lambda state: self._apply_forget(state, id_or_key, action, new_key))
 
     def _apply_forget(
-        self, state: State, id_or_key: str, action: str, new_key: str
+        self, state: Lookup, id_or_key: str, action: str, new_key: str
     ) -> Change[Entry]:
         entry = find_entry(state, id_or_key, "id_or_key").copy()
         if action == "hard":
@@ -211,7 +214,7 @@ class Editor:
             journal.put(state.persisted_row(successor)),
         ], entry
 
-    def _apply_restore(self, state: State, id_or_key: str) -> Change[Entry]:
+    def _apply_restore(self, state: Lookup, id_or_key: str) -> Change[Entry]:
         try:
             entry = find_entry(state, id_or_key, "id_or_key").copy()
         except NotFoundError:
@@ -292,7 +295,7 @@ class Editor:
         written, when the content is unchanged.
         """
 
-        def apply(state: State) -> Change[tuple[Entry, Entry | None]]:
+        def apply(state: Lookup) -> Change[tuple[Entry, Entry | None]]:
             entry = find_entry(state, id_or_key, field)
             if not entry.active:
                 raise InputError(field, f"{quote(entry.key)} is {entry.status}; restore it first")
@@ -300,7 +303,7 @@ class Editor:
                 return [], (entry.copy(), None)
             new = entry.copy(content=content, date=today().isoformat(), updated=now_iso())
             merged, history = rules.merge_entries(
-                entry, new, keep_first=False, history_id=rules.new_id(state.entries)
+                entry, new, keep_first=False, history_id=rules.new_id(state.taken)
             )
             merged.quality = max(entry.quality, quality_score(merged, today()))
             ops = [journal.put(state.persisted_row(merged))]
@@ -308,7 +311,7 @@ class Editor:
                 ops.insert(0, journal.put(state.persisted_row(history)))
             return ops, (merged, history)
 
-        return self.store.mutate(apply)
+        return self._mutate(apply)
 
     def tag(
         self, keys: str | Sequence[str], action: str, tags: object, allow_secrets: bool = False
@@ -327,7 +330,7 @@ class Editor:
         if not wanted and action != "set":
             raise InputError("tags", "must not be empty")
 
-        def apply(state: State) -> Change[list[Entry]]:
+        def apply(state: Lookup) -> Change[list[Entry]]:
             changed = []
             for name in names:
                 entry = find_entry(state, name, "keys").copy()
@@ -341,7 +344,7 @@ class Editor:
                 changed.append(entry)
             return [journal.put(state.persisted_row(e)) for e in changed], changed
 
-        return self.store.mutate(apply)
+        return self._mutate(apply)
 
     def save_summary(self, file: str, text: str, allow_secrets: bool = False) -> Summary:
         from toon_memory.rules.secrets import check_fields
@@ -350,9 +353,7 @@ class Editor:
             raise InputError("text", "must not be empty")
         check_fields({"file": file, "text": text}, allow_secrets)
         saved = Summary(file, str(text), today().isoformat())
-        self.store.mutate(
-            lambda state: ([journal.put_summary(file, saved.summary, saved.date)], None)
-        )
+        self._mutate(lambda state: ([journal.put_summary(file, saved.summary, saved.date)], None))
         return saved
 
     def archive(self, older_than_days: int | None) -> ArchiveResult:

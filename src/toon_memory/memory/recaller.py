@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from toon_memory.search import Engine, RecallOptions, RecallResult
     from toon_memory.search.engine import Ranker
     from toon_memory.store.index_db import IndexDb
+    from toon_memory.store.index_view import IndexView
+    from toon_memory.store.state import Lookup
     from toon_memory.store.store import Store
 
 #: Entries the primer lists at the top, and per category section.
@@ -79,6 +81,26 @@ class Recaller:
         with db.reading():
             yield Ranker(SourceCorpus(db))
 
+    def lean(self) -> IndexView | None:
+        """For a writer holding the store's lock: a view of the index, current with the
+        files, or None (no usable index: the writer loads the state)."""
+        from toon_memory.search.corpus import analyse
+        from toon_memory.store.index_sync import lean_view
+
+        self._index, view = lean_view(self.store, analyse, self._index)
+        return view
+
+    @contextmanager
+    def lookup(self) -> Iterator[Lookup]:
+        """What single-entry reads look in: the state when this process has it loaded,
+        else one read snapshot of the on-disk index, else the state."""
+        view = None if self.store.loaded() is not None else self.lean()
+        if view is None:
+            yield self.store.state()
+            return
+        with view.db.reading():
+            yield view
+
     def _synced_index(self) -> IndexDb | None:
         if self.store.loaded() is not None:
             return None
@@ -126,9 +148,8 @@ class Recaller:
         """Entries related to a free-text context (no access recorded)."""
         if not str(context or "").strip():
             raise InputError("context", "must not be empty")
-        # The engine of the state, not the index: a remember (the main caller) loads the
-        # state next anyway, so reading the index first would only slow every write.
-        return self.engine().suggest(context, limit=limit, today=today())
+        with self.ranker() as ranker:
+            return ranker.suggest(context, limit=limit, today=today())
 
     def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
         for name, value in (("from_key", from_key), ("to_key", to_key)):

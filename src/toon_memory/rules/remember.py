@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -222,7 +222,7 @@ def _links_of(links: list[str], content: str) -> list[str]:
     return found
 
 
-def new_id(taken: Iterable[str] | dict[str, Entry]) -> str:
+def new_id(taken: Container[str]) -> str:
     """A fresh 8-hex id not in ``taken``."""
     while True:
         candidate = os.urandom(4).hex()

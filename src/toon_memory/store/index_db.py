@@ -364,18 +364,14 @@ class IndexDb:
         found = self.conn.execute(sql, (doc_id,)).fetchone()
         if found is None:
             return None
-        entry = Entry(*marshal.loads(found[0]))
-        entry.accessed, entry.last_accessed = found[1], found[2]
-        return entry
+        return row_entry(*found)
 
     def entries_of(self, ids: Collection[str]) -> dict[str, Entry]:
         """``entry`` for many ids at once (unknown ids left out)."""
         found: dict[str, Entry] = {}
         sql = "SELECT id, body, accessed, last_accessed FROM docs WHERE id IN "
         for doc_id, body, accessed, last in self._many(sql, ids):
-            entry = Entry(*marshal.loads(body))
-            entry.accessed, entry.last_accessed = accessed, last
-            found[doc_id] = entry
+            found[doc_id] = row_entry(body, accessed, last)
         return found
 
     def degrees_of(self, ids: Collection[str]) -> dict[str, int]:
@@ -470,6 +466,13 @@ UPDATE docs SET degree = coalesce((SELECT n FROM deg WHERE deg.slot = docs.slot)
 DELETE FROM edge;
 DELETE FROM deg;
 """
+
+
+def row_entry(body: bytes, accessed: int, last_accessed: str) -> Entry:
+    """The entry of a ``docs`` row: its body with the use counts kept beside it."""
+    entry = Entry(*marshal.loads(body))
+    entry.accessed, entry.last_accessed = accessed, last_accessed
+    return entry
 
 
 def _doc_row(

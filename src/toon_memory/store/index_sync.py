@@ -25,6 +25,7 @@ from toon_memory.store import journal
 from toon_memory.store.cache import FileId, Position, file_id
 from toon_memory.store.compaction import inode_size
 from toon_memory.store.index_db import Analyse, Analysed, Bulk, IndexDb, drop_index, index_path
+from toon_memory.store.index_view import IndexView
 from toon_memory.store.paths import MemoryPaths
 
 if TYPE_CHECKING:
@@ -62,6 +63,18 @@ def synced_index(store: Store, analyse: Analyse, held: IndexDb | None = None) ->
         with contextlib.suppress(sqlite3.Error):
             db.close()
         return None
+
+
+def lean_view(
+    store: Store, analyse: Analyse, held: IndexDb | None
+) -> tuple[IndexDb | None, IndexView | None]:
+    """The index (as ``synced_index``) and, when it is usable, a view of it for a writer
+    holding the store's lock; (index, None) when only the full state can answer."""
+    db = synced_index(store, analyse, held)
+    position = None if db is None else _decode(db.position())
+    if db is None or position is None:
+        return db, None
+    return db, IndexView(db, position)
 
 
 Files = tuple[FileId | None, int | None, int, int | None, int]

@@ -11,7 +11,7 @@ with ``entries`` so pruning old versions never scans every entry.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -30,6 +30,45 @@ class Derived(Protocol):
         """Only the entry's use (``accessed``/``last_accessed``) changed."""
 
 
+class Lookup(Protocol):
+    """What a single-entry change reads: the full ``State``, or a locked writer's view of
+    the on-disk index (``store.index_view``) that never loads every entry.
+
+    ``complete`` says whether every entry is at hand (``entries``); a change that
+    needs them all raises ``StateNeeded`` on a view and ``Store.mutate`` runs it
+    again over the full state.
+    """
+
+    complete: bool
+
+    def get(self, entry_id: str) -> Entry | None: ...
+
+    def by_key(self, key: str) -> Entry | None: ...
+
+    def with_key(self, key: str) -> list[Entry]:
+        """Every entry (any status) with ``key``, in file order."""
+        ...
+
+    def versions(self, key: str) -> list[Entry]: ...
+
+    @property
+    def taken(self) -> Container[str]:
+        """The ids in use (a new id must not be one of them)."""
+        ...
+
+    def active_count(self) -> int: ...
+
+    def lowest_ttl(self) -> str:
+        """A lower bound of the active entries' TTL dates ('' = none)."""
+        ...
+
+    def persisted_row(self, entry: Entry) -> dict[str, Any]: ...
+
+
+class StateNeeded(Exception):
+    """Raised by a change that needs every entry when it was given an index view."""
+
+
 @dataclass
 class State:
     """Entries by id (file order), summaries by file, and pending accesses."""
@@ -45,6 +84,23 @@ class State:
     ttl_floor: str = ""
     derived: Any = None
     notices: list[str] = field(default_factory=list)
+    complete = True
+
+    def get(self, entry_id: str) -> Entry | None:
+        return self.entries.get(entry_id)
+
+    def with_key(self, key: str) -> list[Entry]:
+        return [e for e in self.entries.values() if e.key == key]
+
+    @property
+    def taken(self) -> Container[str]:
+        return self.entries
+
+    def active_count(self) -> int:
+        return len(self.keys)
+
+    def lowest_ttl(self) -> str:
+        return self.ttl_floor
 
     def by_key(self, key: str) -> Entry | None:
         """The active entry with ``key``, if any."""

@@ -31,7 +31,7 @@ import contextlib
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from toon_memory.errors import StoreError, ToonMemoryError
 from toon_memory.model.clock import file_stamp, today
@@ -42,10 +42,13 @@ from toon_memory.store.codec import Document, decode_document, encode_document
 from toon_memory.store.compaction import Compaction, inode_size
 from toon_memory.store.crypto import Key
 from toon_memory.store.paths import MemoryPaths
-from toon_memory.store.state import Derived, State
+from toon_memory.store.state import Derived, Lookup, State, StateNeeded
 from toon_memory.system.atomic import write_atomic
 from toon_memory.system.lock import FileLock
 from toon_memory.system.oserrors import explain, folder_writable, is_read_only, read_only
+
+if TYPE_CHECKING:
+    from toon_memory.store.index_view import IndexView
 
 T = TypeVar("T")
 CACHE_REFRESH_BYTES = 64 * 1024
@@ -275,14 +278,23 @@ class Store(Compaction):
         An OS refusal becomes ``ReadOnlyMemoryError`` (folder not writable) or a
         ``FileAccessError`` naming the path; nothing is acknowledged then.
         """
+        return self._locked(lambda: self._over_state(change))
+
+    def mutate_lean(
+        self,
+        change: Callable[[Lookup], tuple[list[journal.Op], T]],
+        lean: Callable[[], IndexView | None],
+    ) -> T:
+        """``mutate`` for a single-entry change, over a view of the on-disk index (``lean``,
+        called under the lock) when the state is not loaded in this process: the change
+        reads only the rows it needs; it raises ``StateNeeded`` to run over the state."""
+        return self._locked(lambda: self._over_view(change, lean))
+
+    def _locked(self, run: Callable[[], tuple[list[journal.Op], T]]) -> T:
         try:
             self.ensure_folder()
             with self.lock:
-                state = self.state()
-                ops, result = change(state)
-                if ops:
-                    self._append(ops)
-                    state.apply(ops)
+                ops, result = run()
         except OSError as exc:
             if is_read_only(exc) and not self.writable():
                 raise read_only(self.paths.folder, exc) from None
@@ -292,6 +304,35 @@ class Store(Compaction):
             with contextlib.suppress(OSError, ToonMemoryError):
                 self._maybe_compact()
         return result
+
+    def _over_state(
+        self, change: Callable[[State], tuple[list[journal.Op], T]]
+    ) -> tuple[list[journal.Op], T]:
+        state = self.state()
+        ops, result = change(state)
+        if ops:
+            self._append(ops)
+            state.apply(ops)
+        return ops, result
+
+    def _over_view(
+        self,
+        change: Callable[[Lookup], tuple[list[journal.Op], T]],
+        lean: Callable[[], IndexView | None],
+    ) -> tuple[list[journal.Op], T]:
+        view = lean() if self._state is None else None
+        if view is None or self._state is not None:  # (a rebuilt index loaded the state)
+            return self._over_state(change)
+        try:
+            with view.db.reading():
+                ops, result = change(view)
+        except StateNeeded:
+            return self._over_state(change)
+        if ops:
+            self._pos = view.position
+            self._append(ops)
+            self._pos = None  # no state is loaded: the index catches up from the journal
+        return ops, result
 
     def writable(self) -> bool:
         """Can a file be created in the memory folder (or the folder be created)?"""
