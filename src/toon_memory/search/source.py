@@ -13,6 +13,7 @@ A ``SourceCorpus`` is one query's snapshot: make a new one per query.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from typing import Protocol
@@ -69,8 +70,9 @@ class CorpusSource(Protocol):
         """The distinct (last_accessed, date, created, accessed) of the entries."""
         ...
 
-    def ids_with_usage(self, groups: Sequence[UsageFields]) -> list[tuple[int, str]]:
-        """(slot, id) of the entries with any of these usage fields, in slot order."""
+    def ids_in_group(self, fields: UsageFields, after: int, limit: int) -> list[tuple[int, str]]:
+        """(slot, id) of up to ``limit`` entries past slot ``after`` with these usage
+        fields, in slot order."""
         ...
 
 
@@ -242,12 +244,23 @@ class SourceCorpus:
             scores.setdefault(value, []).append(fields)
         top: dict[str, float] = {}
         for value in sorted(scores, reverse=True):
-            for _slot, node in self.source.ids_with_usage(scores[value]):
+            groups = [self._group_ids(fields, max(limit, 64)) for fields in scores[value]]
+            for _slot, node in heapq.merge(*groups):  # equal scores: slot order
                 if allowed(node):
                     top[node] = value
                     if len(top) >= limit:
                         return top
         return top
+
+    def _group_ids(self, fields: UsageFields, page: int) -> Iterator[tuple[int, str]]:
+        """Every (slot, id) with these usage fields, in slot order, read a page at a time."""
+        after = -1
+        while True:
+            rows = self.source.ids_in_group(fields, after, page)
+            yield from rows
+            if len(rows) < page:
+                return
+            after = rows[-1][0]
 
     def centrality(self, node: str) -> float:
         if self._max_degree < 0:

@@ -36,7 +36,7 @@ from toon_memory.model.entry import ATTRIBUTES, Entry
 from toon_memory.store.paths import MemoryPaths
 
 #: Bump when the tables change.
-SCHEMA = 3
+SCHEMA = 4
 #: What ``analyse`` gives for one entry: weighted terms, weighted length, typed links.
 Analysis = tuple[dict[str, float], float, list[tuple[str, str]]]
 Analyse = Callable[[Entry], Analysis]
@@ -96,6 +96,7 @@ CREATE INDEX docs_degree ON docs (degree);
 CREATE INDEX docs_usage ON docs (last_accessed, date, created, accessed, slot, id);
 CREATE INDEX docs_conditional ON docs (conditional) WHERE conditional;
 CREATE INDEX docs_pinned ON docs (pinned) WHERE pinned;
+CREATE INDEX docs_category ON docs (active_category, slot) WHERE active_category IS NOT NULL;
 CREATE TABLE terms (tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL);
 CREATE TABLE postings (tid INTEGER NOT NULL, slot INTEGER NOT NULL, tf REAL NOT NULL,
     len REAL NOT NULL, PRIMARY KEY (tid, slot)) WITHOUT ROWID;
@@ -428,15 +429,14 @@ class IndexDb:
         sql = "SELECT DISTINCT last_accessed, date, created, accessed FROM docs"
         return self.conn.execute(sql).fetchall()
 
-    def ids_with_usage(self, groups: Sequence[tuple[str, str, str, int]]) -> list[tuple[int, str]]:
-        found: list[tuple[int, str]] = []
-        for i in range(0, len(groups), 200):
-            part = groups[i : i + 200]
-            marks = ",".join(["(?, ?, ?, ?)"] * len(part))
-            sql = ("SELECT slot, id FROM docs WHERE (last_accessed, date, created, accessed) "
-                   f"IN (VALUES {marks})")  # fmt: skip
-            found.extend(self.conn.execute(sql, [v for g in part for v in g]).fetchall())
-        return sorted(found)
+    def ids_in_group(
+        self, fields: tuple[str, str, str, int], after: int, limit: int
+    ) -> list[tuple[int, str]]:
+        """(slot, id) of up to ``limit`` entries past slot ``after`` with these usage
+        fields, in slot order (one range of the ``docs_usage`` index)."""
+        sql = ("SELECT slot, id FROM docs WHERE last_accessed = ? AND date = ? AND created = ?"
+               " AND accessed = ? AND slot > ? ORDER BY slot LIMIT ?")  # fmt: skip
+        return self.conn.execute(sql, (*fields, after, limit)).fetchall()
 
     def category_counts(self) -> dict[str, int]:
         """How many active entries each category has."""
