@@ -138,8 +138,8 @@ class Memory:
 
     def entries(self, *, include_inactive: bool = False) -> list[Entry]:
         """Entries in file order (active only unless asked)."""
-        values = self.store.state().entries.values()
-        return [e for e in values if include_inactive or e.active]
+        with self._recaller.lookup() as state:
+            return [e for e in state.each() if include_inactive or e.active]
 
     def get(self, id_or_key: str) -> Entry:
         """The entry with this id, else the active entry with this key."""
@@ -343,14 +343,15 @@ class Memory:
     # -- views -----------------------------------------------------------
     def stats(self) -> Stats:
         """Counts by category, origin, status, TTL and quality; hit and duplicate rates."""
-        return compute_stats(
-            self.store.state().entries.values(), today(), len(self.store.read_archive())
-        )
+        archived = len(self.store.read_archive())
+        with self._recaller.lookup() as state:
+            return compute_stats(state.each(), today(), archived)
 
     def diff(self, since: str = "24h", type: str = "all") -> Diff:
         """Entries created or updated since a date (``24h``, ``7d`` or ``YYYY-MM-DD``)."""
         start = resolve_since(since).isoformat()
-        return diff_entries(self.entries(), start, type)
+        with self._recaller.lookup() as state:
+            return diff_entries((e for e in state.each() if e.active), start, type)
 
     def current(self, days: int = CURRENT_DAYS) -> list[Entry]:
         """Pinned entries, then the entries changed in the last ``days`` days, newest first."""

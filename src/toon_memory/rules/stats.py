@@ -9,6 +9,7 @@ superseded. No I/O.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import Counter
 from collections.abc import Iterable
@@ -60,25 +61,54 @@ def _is_cold(entry: Entry, cutoff: str) -> bool:
 
 
 def compute_stats(entries: Iterable[Entry], today: date, archived: int = 0) -> Stats:
-    everything = list(entries)
-    active = [e for e in everything if e.active]
-    soon = (today + timedelta(days=7)).isoformat()
-    cutoff = (today - timedelta(days=COLD_DAYS)).isoformat()
-    contents = Counter(e.content for e in active)
-    stats = Stats(
-        total=len(everything), active=len(active), archived=archived,
-        by_category=dict(Counter(e.category for e in active)),
-        by_origin=dict(Counter(e.origin for e in active)),
-        by_status=dict(Counter(e.status for e in everything)),
-        pinned=sum(1 for e in active if e.priority),
-        with_ttl=sum(1 for e in active if e.ttl),
-        expired=sum(1 for e in active if is_expired(e.ttl, today)),
-        expiring_7d=sum(1 for e in active if e.ttl and not is_expired(e.ttl, today) and e.ttl <= soon),
-        quality=dict(Counter(_quality_band(e.quality) for e in active)),
-        average_quality=round(math.fsum(e.quality for e in active) / len(active), 2) if active else 0.0,
-        cold=sum(1 for e in active if _is_cold(e, cutoff)),
-        hit_rate=_share(sum(1 for e in active if e.accessed > 0), len(active)),
-        duplicate_rate=_share(sum(1 for e in active if contents[e.content] > 1), len(active)),
-        obsolete_rate=_share(len(everything) - len(active), len(everything)),
-    )  # fmt: skip
-    return stats
+    """One pass over ``entries`` (an iterator will do: no entry is kept)."""
+    tally = _Tally(today)
+    for entry in entries:
+        tally.add(entry)
+    return tally.stats(archived)
+
+
+class _Tally:
+    """What ``compute_stats`` counts, entry by entry (contents kept as digests only)."""
+
+    def __init__(self, today: date) -> None:
+        self.today = today
+        self.soon = (today + timedelta(days=7)).isoformat()
+        self.cutoff = (today - timedelta(days=COLD_DAYS)).isoformat()
+        self.total = 0
+        self.status: Counter[str] = Counter()
+        self.category: Counter[str] = Counter()
+        self.origin: Counter[str] = Counter()
+        self.band: Counter[str] = Counter()
+        self.contents: Counter[bytes] = Counter()
+        self.qualities: list[float] = []
+        self.flags: Counter[str] = Counter()
+
+    def add(self, e: Entry) -> None:
+        self.total += 1
+        self.status[e.status] += 1
+        if not e.active:
+            return
+        self.category[e.category] += 1
+        self.origin[e.origin] += 1
+        self.band[_quality_band(e.quality)] += 1
+        self.contents[hashlib.blake2b(e.content.encode(), digest_size=16).digest()] += 1
+        self.qualities.append(e.quality)
+        expired = is_expired(e.ttl, self.today)
+        self.flags.update({"pinned": bool(e.priority), "ttl": bool(e.ttl), "expired": expired,
+                           "soon": bool(e.ttl) and not expired and e.ttl <= self.soon,
+                           "cold": _is_cold(e, self.cutoff), "hit": e.accessed > 0})  # fmt: skip
+
+    def stats(self, archived: int) -> Stats:
+        active, flags = len(self.qualities), self.flags
+        duplicates = sum(n for n in self.contents.values() if n > 1)
+        return Stats(
+            total=self.total, active=active, archived=archived,
+            by_category=dict(self.category), by_origin=dict(self.origin),
+            by_status=dict(self.status), pinned=flags["pinned"], with_ttl=flags["ttl"],
+            expired=flags["expired"], expiring_7d=flags["soon"], quality=dict(self.band),
+            average_quality=round(math.fsum(self.qualities) / active, 2) if active else 0.0,
+            cold=flags["cold"], hit_rate=_share(flags["hit"], active),
+            duplicate_rate=_share(duplicates, active),
+            obsolete_rate=_share(self.total - active, self.total),
+        )  # fmt: skip

@@ -11,7 +11,7 @@ never writes. ``complete`` is False: a change that needs every entry raises
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Iterator
 from typing import Any
 
 from toon_memory.model.entry import Entry
@@ -51,6 +51,11 @@ class IndexView:
 
     def with_key(self, key: str) -> list[Entry]:
         return self._rows("key = ?", (key,))
+
+    def each(self) -> Iterator[Entry]:
+        """Every entry in slot (file) order, decoded one row at a time."""
+        for row in self.db.conn.execute(f"{_ROW} ORDER BY slot"):
+            yield row_entry(*row)
 
     def versions(self, key: str) -> list[Entry]:
         return [e for e in self.with_key(key) if e.status == "superseded"]

@@ -11,7 +11,7 @@ with ``entries`` so pruning old versions never scans every entry.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -50,6 +50,10 @@ class Lookup(Protocol):
         ...
 
     def versions(self, key: str) -> list[Entry]: ...
+
+    def each(self) -> Iterator[Entry]:
+        """Every entry (any status), in file order, one at a time."""
+        ...
 
     @property
     def taken(self) -> Container[str]:
@@ -91,6 +95,9 @@ class State:
 
     def with_key(self, key: str) -> list[Entry]:
         return [e for e in self.entries.values() if e.key == key]
+
+    def each(self) -> Iterator[Entry]:
+        return iter(self.entries.values())
 
     @property
     def taken(self) -> Container[str]:
