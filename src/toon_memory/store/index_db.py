@@ -28,22 +28,21 @@ import contextlib
 import marshal
 import sqlite3
 import threading
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from toon_memory.model.entry import ATTRIBUTES, Entry
+from toon_memory.store.index_reads import IndexReads
 from toon_memory.store.paths import MemoryPaths
 
 #: Bump when the tables change.
-SCHEMA = 4
+SCHEMA = 5
 #: What ``analyse`` gives for one entry: weighted terms, weighted length, typed links.
 Analysis = tuple[dict[str, float], float, list[tuple[str, str]]]
 Analyse = Callable[[Entry], Analysis]
 _SEP = "\x00"
-#: (other id, other's graph order, the link is the node's own, its type).
-LinkRow = tuple[str, int, bool, str]
-_INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 16)})"
+_INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 17)})"
 #: One analysed entry: (slot, id, graph order, weighted length, terms, typed links).
 Document = tuple[int, str, int, float, list[str], list[tuple[str, str]]]
 
@@ -90,8 +89,10 @@ CREATE TABLE docs (
     len REAL NOT NULL, degree INTEGER NOT NULL DEFAULT 0, conditional INTEGER NOT NULL,
     pinned INTEGER NOT NULL, active_category TEXT, last_accessed TEXT NOT NULL,
     date TEXT NOT NULL, created TEXT NOT NULL, accessed INTEGER NOT NULL,
-    pending INTEGER NOT NULL DEFAULT 0, terms TEXT NOT NULL, body BLOB NOT NULL);
+    pending INTEGER NOT NULL DEFAULT 0, terms TEXT NOT NULL, body BLOB NOT NULL,
+    pos INTEGER NOT NULL);
 CREATE INDEX docs_key ON docs (key);
+CREATE INDEX docs_pos ON docs (pos);
 CREATE INDEX docs_degree ON docs (degree);
 CREATE INDEX docs_usage ON docs (last_accessed, date, created, accessed, slot, id);
 CREATE INDEX docs_conditional ON docs (conditional) WHERE conditional;
@@ -103,21 +104,6 @@ CREATE TABLE postings (tid INTEGER NOT NULL, slot INTEGER NOT NULL, tf REAL NOT 
 CREATE TABLE links (src INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,
     target TEXT NOT NULL, PRIMARY KEY (src, pos)) WITHOUT ROWID;
 CREATE INDEX links_target ON links (target);
-"""
-_LINKS_OF_MANY = """
-SELECT s.id, d.id, d.seq, 1, l.kind, l.pos FROM docs s JOIN links l ON l.src = s.slot
- JOIN docs d ON d.key = l.target WHERE s.id IN @IDS
-UNION ALL
-SELECT s.id, d.id, d.seq, 0, l.kind, l.pos FROM docs s JOIN links l ON l.target = s.key
- JOIN docs d ON d.slot = l.src WHERE s.id IN @IDS
-ORDER BY 1, 2, 4, 6
-"""
-_LINKS_OF = """
-SELECT d.id, d.seq, 1, l.kind FROM links l JOIN docs d ON d.key = l.target
- WHERE l.src = :slot
-UNION ALL
-SELECT d.id, d.seq, 0, l.kind FROM links l JOIN docs d ON d.slot = l.src
- WHERE l.target = :key
 """
 
 
@@ -134,7 +120,7 @@ def drop_index(paths: MemoryPaths) -> None:
             Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
-class IndexDb:
+class IndexDb(IndexReads):
     """One open index file (``open``); a ``CorpusSource`` for ``search.source``."""
 
     def __init__(self, conn: sqlite3.Connection, version: str) -> None:
@@ -218,14 +204,15 @@ class IndexDb:
     def load(self, bulk: Bulk, entries: Mapping[str, Entry], pending: Mapping[str, int]) -> None:
         """Fill an empty index from an analysed corpus (``bulk``) over ``entries``."""
         lengths: dict[int, float] = {}
+        order = {doc_id: pos for pos, doc_id in enumerate(entries)}  # file order
         seq = 0
         links: list[tuple[int, int, str, str]] = []
         docs: list[tuple[object, ...]] = []
         for slot, doc_id, seq, length, terms, out in bulk.documents():
             lengths[slot] = length
-            docs.append(
-                _doc_row(slot, entries[doc_id], seq, (length, terms), pending.get(doc_id, 0))
-            )
+            row = _doc_row(slot, entries[doc_id], seq, (length, terms), pending.get(doc_id, 0),
+                           order[doc_id])  # fmt: skip
+            docs.append(row)
             links.extend((slot, pos, kind, target) for pos, (kind, target) in enumerate(out))
             if len(docs) >= 5_000:
                 self.conn.executemany(_INSERT_DOC, docs)
@@ -248,17 +235,17 @@ class IndexDb:
 
     def upsert(self, entry: Entry, analyse: Analyse) -> None:
         """Add or replace one entry (its slot kept), its postings, links and degrees."""
-        row = self.conn.execute("SELECT slot, pending FROM docs WHERE id = ?", (entry.id,))
-        found = row.fetchone()
-        pending = found[1] if found else 0
-        if found:
-            self._drop(entry.id, found[0])
-        slot = found[0] if found else None
+        row = self.conn.execute("SELECT slot, pending, pos FROM docs WHERE id = ?", (entry.id,))
+        found = row.fetchone() or self._new_place()
+        slot, pending, pos = found
+        if slot is not None:
+            self._drop(entry.id, slot)
         seq = int(self._meta("seq") or 0) + 1
         self._set_meta("seq", str(seq))
         terms, length, out = analyse(entry)
         entry = entry.copy(accessed=entry.accessed + pending)
-        cur = self.conn.execute(_INSERT_DOC, _doc_row(slot, entry, seq, (length, terms), pending))
+        doc = _doc_row(slot, entry, seq, (length, terms), pending, pos)
+        cur = self.conn.execute(_INSERT_DOC, doc)
         slot = int(cur.lastrowid or 0) if slot is None else slot
         self._total += length
         tids = self._term_ids(list(terms), create=True)
@@ -270,6 +257,11 @@ class IndexDb:
         others = self._neighbour_slots(slot, entry.key)
         self.conn.execute("UPDATE docs SET degree = ? WHERE slot = ?", (len(others), slot))
         self._bump(others, 1)
+
+    def _new_place(self) -> tuple[None, int, int]:
+        """A new entry's (slot, pending, file position): last in the file, as in ``State``."""
+        last = self.conn.execute("SELECT max(pos) FROM docs").fetchone()[0]
+        return None, 0, (-1 if last is None else int(last)) + 1
 
     def _term_ids(self, terms: list[str], create: bool = False) -> dict[str, int]:
         if create:
@@ -326,132 +318,6 @@ class IndexDb:
             "UPDATE docs SET degree = degree + ? WHERE slot = ?", [(delta, s) for s in slots]
         )
 
-    # -- reading: the ``search.source.CorpusSource`` protocol ------------------------
-    def count(self) -> int:
-        if self._count < 0:
-            self._count = self.conn.execute("SELECT count(*) FROM docs").fetchone()[0]
-        return self._count
-
-    def avg_len(self) -> float:
-        return self._total / max(self.count(), 1) or 1.0
-
-    def doc_freq(self, term: str) -> int:
-        found = self.conn.execute("SELECT df FROM terms WHERE term = ?", (term,)).fetchone()
-        return 0 if found is None else int(found[0])
-
-    def postings(self, term: str) -> list[tuple[int, float, float]]:
-        sql = ("SELECT slot, tf, len FROM postings WHERE tid = "
-               "(SELECT tid FROM terms WHERE term = ?) ORDER BY slot")  # fmt: skip
-        return self.conn.execute(sql, (term,)).fetchall()
-
-    def slot(self, doc_id: str) -> int | None:
-        found = self.conn.execute("SELECT slot FROM docs WHERE id = ?", (doc_id,)).fetchone()
-        return None if found is None else int(found[0])
-
-    def doc_id(self, slot: int) -> str:
-        found = self.conn.execute("SELECT id FROM docs WHERE slot = ?", (slot,)).fetchone()
-        return "" if found is None else str(found[0])
-
-    def doc_ids(self, slots: Sequence[int]) -> list[str]:
-        found: dict[int, str] = {}
-        for i in range(0, len(slots), 400):
-            part = list(slots[i : i + 400])
-            sql = f"SELECT slot, id FROM docs WHERE slot IN ({','.join('?' * len(part))})"
-            found.update(self.conn.execute(sql, part).fetchall())
-        return [found.get(slot, "") for slot in slots]
-
-    def entry(self, doc_id: str) -> Entry | None:
-        sql = "SELECT body, accessed, last_accessed FROM docs WHERE id = ?"
-        found = self.conn.execute(sql, (doc_id,)).fetchone()
-        if found is None:
-            return None
-        return row_entry(*found)
-
-    def entries_of(self, ids: Collection[str]) -> dict[str, Entry]:
-        """``entry`` for many ids at once (unknown ids left out)."""
-        found: dict[str, Entry] = {}
-        sql = "SELECT id, body, accessed, last_accessed FROM docs WHERE id IN "
-        for doc_id, body, accessed, last in self._many(sql, ids):
-            found[doc_id] = row_entry(body, accessed, last)
-        return found
-
-    def degrees_of(self, ids: Collection[str]) -> dict[str, int]:
-        return dict(self._many("SELECT id, degree FROM docs WHERE id IN ", ids))
-
-    def links_of(self, ids: Collection[str]) -> dict[str, tuple[int, list[LinkRow]]]:
-        """``(seq, links)`` of many nodes at once (see ``links``)."""
-        found: dict[str, tuple[int, list[LinkRow]]] = {
-            doc_id: (seq, [])
-            for doc_id, seq in self._many("SELECT id, seq FROM docs WHERE id IN ", ids)
-        }
-        for node, other, seq, own, kind, _pos in self._many(_LINKS_OF_MANY, ids, twice=True):
-            found[node][1].append((other, seq, bool(own), kind))
-        return found
-
-    def _many(self, sql: str, ids: Collection[str], twice: bool = False) -> list[tuple[Any, ...]]:
-        rows: list[tuple[Any, ...]] = []
-        wanted = list(ids)
-        for i in range(0, len(wanted), 400):
-            part = wanted[i : i + 400]
-            marks = "(" + ",".join("?" * len(part)) + ")"
-            query = sql.replace("@IDS", marks) if twice else sql + marks
-            rows.extend(self.conn.execute(query, part * 2 if twice else part).fetchall())
-        return rows
-
-    def seq(self, doc_id: str) -> int:
-        found = self.conn.execute("SELECT seq FROM docs WHERE id = ?", (doc_id,)).fetchone()
-        return 0 if found is None else int(found[0])
-
-    def links(self, doc_id: str) -> list[tuple[str, int, bool, str]]:
-        found = self.conn.execute("SELECT slot, key FROM docs WHERE id = ?", (doc_id,)).fetchone()
-        if found is None:
-            return []
-        rows = self.conn.execute(_LINKS_OF, {"slot": found[0], "key": found[1]})
-        return [(other, seq, bool(own), kind) for other, seq, own, kind in rows]
-
-    def degree(self, doc_id: str) -> int:
-        found = self.conn.execute("SELECT degree FROM docs WHERE id = ?", (doc_id,)).fetchone()
-        return 0 if found is None else int(found[0])
-
-    def max_degree(self) -> int:
-        return int(self.conn.execute("SELECT coalesce(max(degree), 0) FROM docs").fetchone()[0])
-
-    def ids_with_key(self, key: str) -> list[str]:
-        return [i for (i,) in self.conn.execute("SELECT id FROM docs WHERE key = ?", (key,))]
-
-    def conditional_ids(self) -> set[str]:
-        return {i for (i,) in self.conn.execute("SELECT id FROM docs WHERE conditional")}
-
-    def pinned_ids(self) -> set[str]:
-        return {i for (i,) in self.conn.execute("SELECT id FROM docs WHERE pinned")}
-
-    def usage_groups(self) -> list[tuple[str, str, str, int]]:
-        sql = "SELECT DISTINCT last_accessed, date, created, accessed FROM docs"
-        return self.conn.execute(sql).fetchall()
-
-    def ids_in_group(
-        self, fields: tuple[str, str, str, int], after: int, limit: int
-    ) -> list[tuple[int, str]]:
-        """(slot, id) of up to ``limit`` entries past slot ``after`` with these usage
-        fields, in slot order (one range of the ``docs_usage`` index)."""
-        sql = ("SELECT slot, id FROM docs WHERE last_accessed = ? AND date = ? AND created = ?"
-               " AND accessed = ? AND slot > ? ORDER BY slot LIMIT ?")  # fmt: skip
-        return self.conn.execute(sql, (*fields, after, limit)).fetchall()
-
-    def category_counts(self) -> dict[str, int]:
-        """How many active entries each category has."""
-        sql = ("SELECT active_category, count(*) FROM docs WHERE active_category IS NOT NULL "
-               "GROUP BY active_category ORDER BY min(slot)")  # fmt: skip
-        return dict(self.conn.execute(sql).fetchall())
-
-    # -- meta ---------------------------------------------------------------------
-    def _meta(self, name: str) -> str | None:
-        found = self.conn.execute("SELECT v FROM meta WHERE k = ?", (name,)).fetchone()
-        return None if found is None else str(found[0])
-
-    def _set_meta(self, name: str, value: str) -> None:
-        self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
-
 
 _DEGREES = """
 CREATE TEMP TABLE IF NOT EXISTS edge (a INTEGER, b INTEGER);
@@ -468,26 +334,21 @@ DELETE FROM deg;
 """
 
 
-def row_entry(body: bytes, accessed: int, last_accessed: str) -> Entry:
-    """The entry of a ``docs`` row: its body with the use counts kept beside it."""
-    entry = Entry(*marshal.loads(body))
-    entry.accessed, entry.last_accessed = accessed, last_accessed
-    return entry
-
-
 def _doc_row(
     slot: int | None,
     entry: Entry,
     seq: int,
     analysed: tuple[float, Iterable[str]],
     pending: int,
+    pos: int,
 ) -> tuple[object, ...]:
     length, terms = analysed
     conditional = bool(entry.ttl) or entry.status != "active"
     body = marshal.dumps(tuple(getattr(entry, name) for name in ATTRIBUTES))
     return (slot, entry.id, entry.key, seq, length, 0, conditional, entry.priority > 0,
             entry.category if entry.status == "active" else None, entry.last_accessed,
-            entry.date, entry.created, entry.accessed, pending, _SEP.join(terms), body)  # fmt: skip
+            entry.date, entry.created, entry.accessed, pending, _SEP.join(terms), body,
+            pos)  # fmt: skip
 
 
 def _create(conn: sqlite3.Connection, version: str) -> None:

@@ -50,7 +50,7 @@ def synced_index(store: Store, analyse: Analyse, held: IndexDb | None = None) ->
         now = _files_now(store.paths)
         if _current(_decode(db.position()), now):
             return db
-        rebuilt = False
+        loaded, rebuilt = store.loaded() is not None, False
         with db.writing():
             have = _decode(db.position())
             if not _current(have, now) and not _catch_up(db, store.paths, have, now, analyse):
@@ -58,6 +58,8 @@ def synced_index(store: Store, analyse: Analyse, held: IndexDb | None = None) ->
                 rebuilt = True
         if rebuilt:
             db.checkpoint()
+            if not loaded:  # loaded for the rebuild only: this process goes on over the index
+                store.release()
         return db
     except (sqlite3.Error, OSError, ToonMemoryError, _Moved, ValueError, KeyError, TypeError):
         with contextlib.suppress(sqlite3.Error):

@@ -2,7 +2,7 @@
 
 Invariant: an ``IndexView`` answers ``state.Lookup`` exactly as the full ``State`` at
 the same position would (the same entries, ``accessed`` including the accesses still
-pending in the access log, file order as slot order), reading only the rows a
+pending in the access log, file order as the ``pos`` column keeps it), reading only the rows a
 question needs. It is made by ``index_sync.lean_view`` under the store's lock from
 an index that describes the files as they are, so nothing can change under it; it
 never writes. ``complete`` is False: a change that needs every entry raises
@@ -16,7 +16,8 @@ from typing import Any
 
 from toon_memory.model.entry import Entry
 from toon_memory.store.cache import Position
-from toon_memory.store.index_db import IndexDb, row_entry
+from toon_memory.store.index_db import IndexDb
+from toon_memory.store.index_reads import row_entry
 
 _ROW = "SELECT body, accessed, last_accessed FROM docs"
 
@@ -39,22 +40,22 @@ class IndexView:
         self.position = position
 
     def _rows(self, where: str, args: tuple[object, ...]) -> list[Entry]:
-        found = self.db.conn.execute(f"{_ROW} WHERE {where} ORDER BY slot", args)
+        found = self.db.conn.execute(f"{_ROW} WHERE {where} ORDER BY pos", args)
         return [row_entry(*row) for row in found]
 
     def get(self, entry_id: str) -> Entry | None:
         return self.db.entry(entry_id)
 
     def by_key(self, key: str) -> Entry | None:
-        found = self._rows("key = ? AND active_category IS NOT NULL", (key,))
+        found = self._rows("key = ? AND +active_category IS NOT NULL", (key,))
         return found[-1] if found else None
 
     def with_key(self, key: str) -> list[Entry]:
         return self._rows("key = ?", (key,))
 
     def each(self) -> Iterator[Entry]:
-        """Every entry in slot (file) order, decoded one row at a time."""
-        for row in self.db.conn.execute(f"{_ROW} ORDER BY slot"):
+        """Every entry in file order, decoded one row at a time."""
+        for row in self.db.conn.execute(f"{_ROW} ORDER BY pos"):
             yield row_entry(*row)
 
     def versions(self, key: str) -> list[Entry]:
@@ -65,12 +66,14 @@ class IndexView:
         return _Taken(self.db)
 
     def active_count(self) -> int:
-        sql = "SELECT count(*) FROM docs WHERE active_category IS NOT NULL"
+        sql = "SELECT count(*) FROM docs WHERE active_category IS NOT NULL"  # docs_category
         return int(self.db.conn.execute(sql).fetchone()[0])
 
     def lowest_ttl(self) -> str:
         """The lowest TTL of the active entries (the conditional rows only)."""
-        found = self._rows("conditional AND active_category IS NOT NULL", ())
+        sql = (f"{_ROW} INDEXED BY docs_conditional"
+               " WHERE conditional AND active_category IS NOT NULL")  # fmt: skip
+        found = [row_entry(*row) for row in self.db.conn.execute(sql)]
         return min((e.ttl for e in found if e.ttl), default="")
 
     def persisted_row(self, entry: Entry) -> dict[str, Any]:

@@ -84,6 +84,10 @@ class Store(Compaction):
         """The state if it was loaded already (no file access)."""
         return self._state
 
+    def release(self) -> None:
+        """Drop the loaded state (it is read again when asked for)."""
+        self._state, self._pos = None, None
+
     def position(self) -> Position | None:
         """How far the loaded state has read the files (None before ``state``)."""
         return self._pos

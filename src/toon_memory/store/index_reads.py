@@ -1,0 +1,176 @@
+"""The read side of the on-disk index (``store.index_db``): the ``CorpusSource`` queries.
+
+Invariant: every method here only reads (one statement each, inside the caller's
+``IndexDb.reading`` snapshot or writing transaction) and answers exactly what the
+in-memory corpus would for the position the index records: postings in slot order,
+entries with their use counts (pending accesses included), links both ways with
+each end's graph order. Nothing here writes or caches across snapshots.
+"""
+
+from __future__ import annotations
+
+import marshal
+import sqlite3
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from toon_memory.model.entry import Entry
+
+#: (other id, other's graph order, the link is the node's own, its type).
+LinkRow = tuple[str, int, bool, str]
+_LINKS_OF_MANY = """
+SELECT s.id, d.id, d.seq, 1, l.kind, l.pos FROM docs s JOIN links l ON l.src = s.slot
+ JOIN docs d ON d.key = l.target WHERE s.id IN @IDS
+UNION ALL
+SELECT s.id, d.id, d.seq, 0, l.kind, l.pos FROM docs s JOIN links l ON l.target = s.key
+ JOIN docs d ON d.slot = l.src WHERE s.id IN @IDS
+ORDER BY 1, 2, 4, 6
+"""
+_LINKS_OF = """
+SELECT d.id, d.seq, 1, l.kind FROM links l JOIN docs d ON d.key = l.target
+ WHERE l.src = :slot
+UNION ALL
+SELECT d.id, d.seq, 0, l.kind FROM links l JOIN docs d ON d.slot = l.src
+ WHERE l.target = :key
+"""
+
+
+class IndexReads:
+    """The queries a ranking pass (``search.source.SourceCorpus``) and a writer's view
+    (``store.index_view``) send to one open index."""
+
+    conn: sqlite3.Connection
+    _total: float
+    _count: int
+
+    def count(self) -> int:
+        if self._count < 0:
+            self._count = self.conn.execute("SELECT count(*) FROM docs").fetchone()[0]
+        return self._count
+
+    def avg_len(self) -> float:
+        return self._total / max(self.count(), 1) or 1.0
+
+    def doc_freq(self, term: str) -> int:
+        found = self.conn.execute("SELECT df FROM terms WHERE term = ?", (term,)).fetchone()
+        return 0 if found is None else int(found[0])
+
+    def postings(self, term: str) -> list[tuple[int, float, float]]:
+        sql = ("SELECT slot, tf, len FROM postings WHERE tid = "
+               "(SELECT tid FROM terms WHERE term = ?) ORDER BY slot")  # fmt: skip
+        return self.conn.execute(sql, (term,)).fetchall()
+
+    def slot(self, doc_id: str) -> int | None:
+        found = self.conn.execute("SELECT slot FROM docs WHERE id = ?", (doc_id,)).fetchone()
+        return None if found is None else int(found[0])
+
+    def doc_id(self, slot: int) -> str:
+        found = self.conn.execute("SELECT id FROM docs WHERE slot = ?", (slot,)).fetchone()
+        return "" if found is None else str(found[0])
+
+    def doc_ids(self, slots: Sequence[int]) -> list[str]:
+        found: dict[int, str] = {}
+        for i in range(0, len(slots), 400):
+            part = list(slots[i : i + 400])
+            sql = f"SELECT slot, id FROM docs WHERE slot IN ({','.join('?' * len(part))})"
+            found.update(self.conn.execute(sql, part).fetchall())
+        return [found.get(slot, "") for slot in slots]
+
+    def entry(self, doc_id: str) -> Entry | None:
+        sql = "SELECT body, accessed, last_accessed FROM docs WHERE id = ?"
+        found = self.conn.execute(sql, (doc_id,)).fetchone()
+        if found is None:
+            return None
+        return row_entry(*found)
+
+    def entries_of(self, ids: Collection[str]) -> dict[str, Entry]:
+        """``entry`` for many ids at once (unknown ids left out)."""
+        found: dict[str, Entry] = {}
+        sql = "SELECT id, body, accessed, last_accessed FROM docs WHERE id IN "
+        for doc_id, body, accessed, last in self._many(sql, ids):
+            found[doc_id] = row_entry(body, accessed, last)
+        return found
+
+    def degrees_of(self, ids: Collection[str]) -> dict[str, int]:
+        return dict(self._many("SELECT id, degree FROM docs WHERE id IN ", ids))
+
+    def links_of(self, ids: Collection[str]) -> dict[str, tuple[int, list[LinkRow]]]:
+        """``(seq, links)`` of many nodes at once (see ``links``)."""
+        found: dict[str, tuple[int, list[LinkRow]]] = {
+            doc_id: (seq, [])
+            for doc_id, seq in self._many("SELECT id, seq FROM docs WHERE id IN ", ids)
+        }
+        for node, other, seq, own, kind, _pos in self._many(_LINKS_OF_MANY, ids, twice=True):
+            found[node][1].append((other, seq, bool(own), kind))
+        return found
+
+    def _many(self, sql: str, ids: Collection[str], twice: bool = False) -> list[tuple[Any, ...]]:
+        rows: list[tuple[Any, ...]] = []
+        wanted = list(ids)
+        for i in range(0, len(wanted), 400):
+            part = wanted[i : i + 400]
+            marks = "(" + ",".join("?" * len(part)) + ")"
+            query = sql.replace("@IDS", marks) if twice else sql + marks
+            rows.extend(self.conn.execute(query, part * 2 if twice else part).fetchall())
+        return rows
+
+    def seq(self, doc_id: str) -> int:
+        found = self.conn.execute("SELECT seq FROM docs WHERE id = ?", (doc_id,)).fetchone()
+        return 0 if found is None else int(found[0])
+
+    def links(self, doc_id: str) -> list[tuple[str, int, bool, str]]:
+        found = self.conn.execute("SELECT slot, key FROM docs WHERE id = ?", (doc_id,)).fetchone()
+        if found is None:
+            return []
+        rows = self.conn.execute(_LINKS_OF, {"slot": found[0], "key": found[1]})
+        return [(other, seq, bool(own), kind) for other, seq, own, kind in rows]
+
+    def degree(self, doc_id: str) -> int:
+        found = self.conn.execute("SELECT degree FROM docs WHERE id = ?", (doc_id,)).fetchone()
+        return 0 if found is None else int(found[0])
+
+    def max_degree(self) -> int:
+        return int(self.conn.execute("SELECT coalesce(max(degree), 0) FROM docs").fetchone()[0])
+
+    def ids_with_key(self, key: str) -> list[str]:
+        return [i for (i,) in self.conn.execute("SELECT id FROM docs WHERE key = ?", (key,))]
+
+    def conditional_ids(self) -> set[str]:
+        return {i for (i,) in self.conn.execute("SELECT id FROM docs WHERE conditional")}
+
+    def pinned_ids(self) -> set[str]:
+        return {i for (i,) in self.conn.execute("SELECT id FROM docs WHERE pinned")}
+
+    def usage_groups(self) -> list[tuple[str, str, str, int]]:
+        sql = "SELECT DISTINCT last_accessed, date, created, accessed FROM docs"
+        return self.conn.execute(sql).fetchall()
+
+    def ids_in_group(
+        self, fields: tuple[str, str, str, int], after: int, limit: int
+    ) -> list[tuple[int, str]]:
+        """(slot, id) of up to ``limit`` entries past slot ``after`` with these usage
+        fields, in slot order (one range of the ``docs_usage`` index)."""
+        sql = ("SELECT slot, id FROM docs WHERE last_accessed = ? AND date = ? AND created = ?"
+               " AND accessed = ? AND slot > ? ORDER BY slot LIMIT ?")  # fmt: skip
+        return self.conn.execute(sql, (*fields, after, limit)).fetchall()
+
+    def category_counts(self) -> dict[str, int]:
+        """How many active entries each category has."""
+        sql = ("SELECT active_category, count(*) FROM docs WHERE active_category IS NOT NULL "
+               "GROUP BY active_category ORDER BY min(slot)")  # fmt: skip
+        return dict(self.conn.execute(sql).fetchall())
+
+    # -- meta ---------------------------------------------------------------------
+    def _meta(self, name: str) -> str | None:
+        found = self.conn.execute("SELECT v FROM meta WHERE k = ?", (name,)).fetchone()
+        return None if found is None else str(found[0])
+
+    def _set_meta(self, name: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
+
+
+def row_entry(body: bytes, accessed: int, last_accessed: str) -> Entry:
+    """The entry of a ``docs`` row: its body with the use counts kept beside it."""
+    entry = Entry(*marshal.loads(body))
+    entry.accessed, entry.last_accessed = accessed, last_accessed
+    return entry
