@@ -26,7 +26,7 @@ FIELD_WEIGHTS: dict[str, float] = {
     "id": 1.0, "category": 0.5, "key": 3.0, "content": 1.0, "file": 1.5, "tags": 2.5,
 }  # fmt: skip
 #: One analysed entry as ``Corpus.documents`` gives it.
-Document = tuple[int, str, int, float, list[str], list[tuple[str, str]]]
+Document = tuple[int, str, int, float, list[str], list[tuple[str, str]], str]
 #: Bump when the tokenizer, the weights or the pickled layout change (part of a cache key).
 INDEX_VERSION = 6
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
@@ -50,13 +50,14 @@ def entry_links(entry: Entry) -> list[tuple[str, str]]:
     return entry.link_targets() + [("relates", ref) for ref in content_refs(entry.content)]
 
 
-def analyse(entry: Entry) -> tuple[dict[str, float], float, list[tuple[str, str]]]:
+def analyse(entry: Entry) -> tuple[dict[str, float], float, list[tuple[str, str]], str]:
     """What an on-disk index stores of an entry: BM25F weighted terms and length (as
-    ``BM25Index.add`` computes them) and the graph's typed links (as ``LinkGraph.add``
-    keeps them: first of each, none to an empty key)."""
+    ``BM25Index.add`` computes them), the graph's typed links (as ``LinkGraph.add``
+    keeps them: first of each, none to an empty key) and its script family (as
+    ``Corpus.family`` holds it)."""
     terms, length = weighted_terms(entry_fields(entry), FIELD_WEIGHTS)
     links = [(kind, target) for kind, target in dict.fromkeys(entry_links(entry)) if target]
-    return terms, length, links
+    return terms, length, links, family_of(entry.content or entry.key)
 
 
 class RankCorpus(Protocol):
@@ -174,13 +175,13 @@ class Corpus:
 
     def documents(self) -> Iterator[Document]:
         """What an on-disk index stores of each entry, already analysed: (slot, id, graph
-        order, weighted length, terms, typed links), in graph order."""
+        order, weighted length, terms, typed links, script family), in graph order."""
         index = self.index
         for seq, (node, links) in enumerate(self.graph.nodes(), start=1):
             found = index.document(node)
             if found is not None:
                 slot, length, terms = found
-                yield slot, node, seq, length, terms, links
+                yield slot, node, seq, length, terms, links, self.family.get(node, "")
 
     def postings(self) -> Iterator[tuple[str, Iterable[tuple[int, float]]]]:
         """Every term with its ``(slot, tf)`` postings (``BM25Index.all_postings``)."""

@@ -53,6 +53,7 @@ class CorpusSource(Protocol):
 
     def entries_of(self, ids: Collection[str]) -> dict[str, Entry]: ...
     def degrees_of(self, ids: Collection[str]) -> dict[str, int]: ...
+    def families_of(self, ids: Collection[str]) -> dict[str, str]: ...
     def links_of(self, ids: Collection[str]) -> dict[str, tuple[int, list[LinkRow]]]:
         """``(seq, links)`` of many nodes in one read (``seq`` and ``links`` of each)."""
         ...
@@ -197,10 +198,16 @@ class _Derived(Mapping[str, tuple[float, float]]):
 
 
 class _Families(Mapping[str, str]):
+    """``Corpus.family``: as the index stored it for prefetched nodes, else computed."""
+
     def __init__(self, entries: _Entries) -> None:
         self._entries = entries
+        self.known: dict[str, str] = {}
 
     def __getitem__(self, node: str) -> str:
+        found = self.known.get(node)
+        if found is not None:
+            return found
         entry = self._entries[node]
         return family_of(entry.content or entry.key)
 
@@ -232,6 +239,7 @@ class SourceCorpus:
         if wanted:
             self.entries.seen.update(self.source.entries_of(wanted))
             self._degrees.update(self.source.degrees_of(wanted))
+            self.family.known.update(self.source.families_of(wanted))
 
     def usage_top(
         self, today: date, allowed: Callable[[str], bool], limit: int

@@ -37,14 +37,14 @@ from toon_memory.store.index_reads import IndexReads
 from toon_memory.store.paths import MemoryPaths
 
 #: Bump when the tables change.
-SCHEMA = 5
+SCHEMA = 6
 #: What ``analyse`` gives for one entry: weighted terms, weighted length, typed links.
-Analysis = tuple[dict[str, float], float, list[tuple[str, str]]]
+Analysis = tuple[dict[str, float], float, list[tuple[str, str]], str]
 Analyse = Callable[[Entry], Analysis]
 _SEP = "\x00"
-_INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 17)})"
-#: One analysed entry: (slot, id, graph order, weighted length, terms, typed links).
-Document = tuple[int, str, int, float, list[str], list[tuple[str, str]]]
+_INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 18)})"
+#: One analysed entry: (slot, id, graph order, weighted length, terms, typed links, family).
+Document = tuple[int, str, int, float, list[str], list[tuple[str, str]], str]
 
 
 class Bulk(Protocol):
@@ -66,8 +66,8 @@ class Analysed:
         self._postings: dict[str, list[tuple[int, float]]] = {}
         self._total = 0.0
         for slot, entry in enumerate(entries):
-            terms, length, links = analyse(entry)
-            self._docs.append((slot, entry.id, slot + 1, length, list(terms), links))
+            terms, length, links, family = analyse(entry)
+            self._docs.append((slot, entry.id, slot + 1, length, list(terms), links, family))
             self._total += length
             for term, tf in terms.items():
                 self._postings.setdefault(term, []).append((slot, tf))
@@ -90,7 +90,7 @@ CREATE TABLE docs (
     pinned INTEGER NOT NULL, active_category TEXT, last_accessed TEXT NOT NULL,
     date TEXT NOT NULL, created TEXT NOT NULL, accessed INTEGER NOT NULL,
     pending INTEGER NOT NULL DEFAULT 0, terms TEXT NOT NULL, body BLOB NOT NULL,
-    pos INTEGER NOT NULL);
+    pos INTEGER NOT NULL, family TEXT NOT NULL);
 CREATE INDEX docs_key ON docs (key);
 CREATE INDEX docs_pos ON docs (pos);
 CREATE INDEX docs_degree ON docs (degree);
@@ -208,9 +208,10 @@ class IndexDb(IndexReads):
         seq = 0
         links: list[tuple[int, int, str, str]] = []
         docs: list[tuple[object, ...]] = []
-        for slot, doc_id, seq, length, terms, out in bulk.documents():
+        for slot, doc_id, seq, length, terms, out, family in bulk.documents():
             lengths[slot] = length
-            row = _doc_row(slot, entries[doc_id], seq, (length, terms), pending.get(doc_id, 0),
+            row = _doc_row(slot, entries[doc_id], seq, (length, terms, family),
+                           pending.get(doc_id, 0),
                            order[doc_id])  # fmt: skip
             docs.append(row)
             links.extend((slot, pos, kind, target) for pos, (kind, target) in enumerate(out))
@@ -242,9 +243,9 @@ class IndexDb(IndexReads):
             self._drop(entry.id, slot)
         seq = int(self._meta("seq") or 0) + 1
         self._set_meta("seq", str(seq))
-        terms, length, out = analyse(entry)
+        terms, length, out, family = analyse(entry)
         entry = entry.copy(accessed=entry.accessed + pending)
-        doc = _doc_row(slot, entry, seq, (length, terms), pending, pos)
+        doc = _doc_row(slot, entry, seq, (length, terms, family), pending, pos)
         cur = self.conn.execute(_INSERT_DOC, doc)
         slot = int(cur.lastrowid or 0) if slot is None else slot
         self._total += length
@@ -338,17 +339,17 @@ def _doc_row(
     slot: int | None,
     entry: Entry,
     seq: int,
-    analysed: tuple[float, Iterable[str]],
+    analysed: tuple[float, Iterable[str], str],
     pending: int,
     pos: int,
 ) -> tuple[object, ...]:
-    length, terms = analysed
+    length, terms, family = analysed
     conditional = bool(entry.ttl) or entry.status != "active"
     body = marshal.dumps(tuple(getattr(entry, name) for name in ATTRIBUTES))
     return (slot, entry.id, entry.key, seq, length, 0, conditional, entry.priority > 0,
             entry.category if entry.status == "active" else None, entry.last_accessed,
             entry.date, entry.created, entry.accessed, pending, _SEP.join(terms), body,
-            pos)  # fmt: skip
+            pos, family)  # fmt: skip
 
 
 def _create(conn: sqlite3.Connection, version: str) -> None:

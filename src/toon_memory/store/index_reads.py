@@ -91,6 +91,10 @@ class IndexReads:
             found[doc_id] = row_entry(body, accessed, last)
         return found
 
+    def families_of(self, ids: Collection[str]) -> dict[str, str]:
+        """The script family of many entries at once (``Corpus.family``)."""
+        return dict(self._many("SELECT id, family FROM docs WHERE id IN ", ids))
+
     def degrees_of(self, ids: Collection[str]) -> dict[str, int]:
         return dict(self._many("SELECT id, degree FROM docs WHERE id IN ", ids))
 
