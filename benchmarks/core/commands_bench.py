@@ -1,0 +1,96 @@
+"""Cold CLI commands at 1k/10k/100k entries: wall time and the command's own peak RSS.
+
+Run: ``python -m benchmarks.core.commands_bench [--sizes 1000,100000] [--runs 5]``.
+
+For each size, a synthetic memory (``store_bench.synthetic_memory``: Zipf words, links,
+the 100-entry auto-archive off) and one warm-up of every command (bytecode compiled,
+the derived index built), then ``--runs`` fresh ``toon-memory`` processes per command,
+alternating commands, each through ``/usr/bin/time`` so its RSS is the command's own,
+not this harness's. Prints one row per command: median wall ms and peak RSS MB per
+size, and the ratio of each size's median to the cold ``recall`` at the first size
+(the issue's target: at 100,000 entries a cold command and a hook cost at most 1.5x
+a cold recall at 1,000, in at most 150 MB). ``remember`` and ``forget`` write, so
+every run names its own key. No network; ``TOON_MEMORY_TODAY`` is fixed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks.core.store_bench import _cli_rss, synthetic_memory
+from benchmarks.retrieval.common import print_table
+
+Args = Callable[[Path, int], tuple[list[str], str]]
+
+
+def _hook(root: Path, _run: int) -> tuple[list[str], str]:
+    payload = f'{{"session_id": "bench-1", "hook_event_name": "SessionStart", "cwd": "{root}"}}'
+    return ["hook", "session-start"], payload
+
+
+COMMANDS: dict[str, Args] = {
+    "recall": lambda root, run: (["recall", "redis pool timeout"], ""),
+    "hook session-start": _hook,
+    "remember": lambda root, run: (["remember", "-c", "decision", "-k", f"bench-{run}",
+                                    "-m", f"bench decision {run} about the redis pool"], ""),
+    "get": lambda root, run: (["get", f"key-{run + 10}"], ""),
+    "forget": lambda root, run: (["forget", f"key-{run + 100}"], ""),
+    "suggest": lambda root, run: (["suggest", "connection pool timeout"], ""),
+    "primer": lambda root, run: (["primer"], ""),
+    "stats": lambda root, run: (["stats"], ""),
+    "search --category": lambda root, run: (["search", "redis", "--category", "bug"], ""),
+}  # fmt: skip
+
+
+def measure(n: int, runs: int) -> dict[str, tuple[float, float]]:
+    """Median wall ms and max peak RSS MB of each command at ``n`` entries."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / ".git").mkdir()
+        synthetic_memory(root, n)
+        for args in COMMANDS.values():  # warm-up: bytecode, index, page cache
+            argv, stdin = args(root, runs)
+            _cli_rss(root, *argv, stdin=stdin)
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in COMMANDS}
+        for run in range(runs):
+            for name, args in COMMANDS.items():
+                argv, stdin = args(root, run)
+                seconds, rss = _cli_rss(root, *argv, stdin=stdin)
+                times[name].append((seconds * 1000, rss))
+    return {name: (statistics.median(t for t, _ in got), max(r for _, r in got))
+            for name, got in times.items()}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args(argv)
+    sizes = [int(n) for n in args.sizes.split(",")]
+    os.environ.setdefault("TOON_MEMORY_TODAY", "2026-07-15")
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["TOON_MEMORY_HOME"] = home
+        found = {n: measure(n, args.runs) for n in sizes}
+    base = found[sizes[0]]["recall"][0]
+    headers = ["command"]
+    for n in sizes:
+        headers += [f"{n:,}: ms", "RSS MB", f"× recall at {sizes[0]:,}"]
+    rows = []
+    for name in COMMANDS:
+        row: list[object] = [name]
+        for n in sizes:
+            ms, rss = found[n][name]
+            row += [f"{ms:.0f}", f"{rss:.0f}", f"{ms / base:.2f}"]
+        rows.append(row)
+    print("Cold CLI commands (a fresh process each; median wall ms, the process's peak RSS)\n")
+    print_table(headers, rows)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
