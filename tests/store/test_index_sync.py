@@ -1,7 +1,8 @@
 """A cold recall reads the on-disk index, which follows every change of the memory's files.
 
 Real files, real CLI subprocesses: another process's writes and recalls reach the
-index through the journal and access-log tails; a compaction, a hand edit of
+index through the journal and access-log tails; a compaction of what the index
+describes moves it to the new files, while one it lags behind, a hand edit of
 data.toon and a damaged index file make it rebuild; a read-only memory still
 recalls; an encrypted memory never gets an index (its text stays sealed).
 """
@@ -15,6 +16,7 @@ from tests.conftest import no_entry_cap, run_cli
 from tests.fsconditions import READ_ONLY_KINDS
 
 from toon_memory import Memory
+from toon_memory.store.index_db import IndexDb
 from toon_memory.store.index_sync import index_path
 
 
@@ -115,3 +117,44 @@ def test_an_encrypted_memory_gets_no_index(project: Path, monkeypatch: pytest.Mo
     keys, cold = _cold(project)
     assert "topic-3" in keys
     assert not index_path(cold.paths).exists()
+
+
+def _builds(memory: Memory) -> int:
+    db = IndexDb.open(index_path(memory.paths), memory.store.derived_key)
+    assert db is not None
+    try:
+        return db.builds()
+    finally:
+        db.close()
+
+
+def test_our_own_compaction_moves_the_index_instead_of_rebuilding_it(project: Path) -> None:
+    _filled(project, 500)
+    memory = Memory(project)
+    memory.remember("bug", "fresh-one", "redis timeout worker 3 pool")
+    memory.recall("worker 3")  # an access-log line: a pending count the compaction folds in
+    _cold(project)  # the index is current
+    builds = _builds(memory)
+    assert Memory(project).compact()
+    keys, fresh = _cold(project)
+    assert _builds(fresh) == builds, "moved to the compacted files, not rebuilt"
+    assert keys == _warm(project)
+    view = fresh._recaller.lean()
+    assert view is not None
+    with view.db.reading():
+        seen = [(e.id, e.accessed, view.persisted_row(e)["accessed"]) for e in view.each()]
+    state = Memory(project).store.state()
+    assert seen == [(e.id, e.accessed, state.persisted_row(e)["accessed"])
+                    for e in state.entries.values()]  # fmt: skip
+
+
+def test_an_index_behind_the_compaction_is_rebuilt(project: Path) -> None:
+    _filled(project, 500)
+    _cold(project)
+    builds = _builds(Memory(project))
+    run_cli("remember", "-c", "bug", "-k", "late-one", "-m", "a write the index has not seen",
+            project=project, check=True)  # fmt: skip
+    assert Memory(project).compact()  # folds a journal line the index never read
+    _keys, fresh = _cold(project)
+    assert _builds(fresh) == builds + 1
+    assert Memory(project).get("late-one").content == "a write the index has not seen"

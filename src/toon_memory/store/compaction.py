@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from toon_memory.store import journal
 from toon_memory.store.cache import Position, file_id
 from toon_memory.store.codec import encode_document
+from toon_memory.store.index_anchor import catch_up_accesses, reanchor
 from toon_memory.system.atomic import replace_durable, write_atomic, write_temp
 from toon_memory.system.oserrors import explain
 
@@ -52,6 +53,8 @@ class Compaction:
 
     if TYPE_CHECKING:
 
+        @property
+        def derived_key(self) -> str: ...
         def state(self) -> State: ...
         def save_cache(self) -> None: ...
         def _catch_up(self, pos: Position) -> bool: ...
@@ -94,6 +97,7 @@ class Compaction:
             ):
                 temp.unlink()
                 return False
+            catch_up_accesses(self.paths, self.derived_key, pos)
             try:
                 replace_durable(temp, self.paths.data)
             except OSError:
@@ -103,6 +107,7 @@ class Compaction:
             a_ino = self._carry_tail(self.paths.access_log, pos.access_offset)
             state.pending.clear()
             self._pos = Position(file_id(self.paths.data), j_ino, 0, a_ino, 0)
+            reanchor(self.paths, self.derived_key, pos, self._pos)
             self._catch_up(self._pos)
         self.save_cache()
         return True

@@ -195,6 +195,10 @@ class IndexDb(IndexReads):
     def set_position(self, position: str) -> None:
         self._set_meta("position", position)
 
+    def builds(self) -> int:
+        """How many times this file was filled from scratch (``load``): a diagnostic."""
+        return int(self._meta("builds") or 0)
+
     # -- writing (inside ``writing``) --------------------------------------------
     def clear(self) -> None:
         for table in ("docs", "terms", "postings", "links"):
@@ -226,6 +230,7 @@ class IndexDb(IndexReads):
             self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", rows)
         self._total = bulk.total_length()
         self._set_meta("seq", str(seq))
+        self._set_meta("builds", str(self.builds() + 1))
         for statement in filter(str.strip, _DEGREES.split(";\n")):
             self.conn.execute(statement)
 

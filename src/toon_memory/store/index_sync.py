@@ -14,9 +14,7 @@ memories get None: their entry text stays sealed, in the sealed pickle cache onl
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toon_memory.errors import ToonMemoryError
@@ -24,6 +22,7 @@ from toon_memory.model.entry import entry_from_row
 from toon_memory.store import journal
 from toon_memory.store.cache import FileId, Position, file_id
 from toon_memory.store.compaction import inode_size
+from toon_memory.store.index_anchor import decode_position, encode_position, fold_accesses
 from toon_memory.store.index_db import Analyse, Analysed, Bulk, IndexDb, drop_index, index_path
 from toon_memory.store.index_view import IndexView
 from toon_memory.store.paths import MemoryPaths
@@ -48,11 +47,11 @@ def synced_index(store: Store, analyse: Analyse, held: IndexDb | None = None) ->
         return None
     try:
         now = _files_now(store.paths)
-        if _current(_decode(db.position()), now):
+        if _current(decode_position(db.position()), now):
             return db
         loaded, rebuilt = store.loaded() is not None, False
         with db.writing():
-            have = _decode(db.position())
+            have = decode_position(db.position())
             if not _current(have, now) and not _catch_up(db, store.paths, have, now, analyse):
                 _rebuild(db, store, analyse)
                 rebuilt = True
@@ -73,7 +72,7 @@ def lean_view(
     """The index (as ``synced_index``) and, when it is usable, a view of it for a writer
     holding the store's lock; (index, None) when only the full state can answer."""
     db = synced_index(store, analyse, held)
-    position = None if db is None else _decode(db.position())
+    position = None if db is None else decode_position(db.position())
     if db is None or position is None:
         return db, None
     return db, IndexView(db, position)
@@ -119,25 +118,11 @@ def _catch_up(
             db.upsert(entry_from_row(op.data["entry"]), analyse)
         elif op.kind == "del":
             db.remove(str(op.data["id"]))
-    a_offset = _fold_access(db, paths.access_log, have.access_offset)
+    a_offset = fold_accesses(db, paths.access_log, have.access_offset)
     if _files_now(paths)[:2] != (data, j_ino) or inode_size(paths.access_log)[0] != a_ino:
         raise _Moved
-    db.set_position(_encode(Position(data, j_ino, read.offset, a_ino, a_offset)))
+    db.set_position(encode_position(Position(data, j_ino, read.offset, a_ino, a_offset)))
     return True
-
-
-def _fold_access(db: IndexDb, path: Path, start: int) -> int:
-    try:
-        with path.open("rb") as handle:
-            handle.seek(start)
-            raw = handle.read()
-    except FileNotFoundError:
-        return start
-    whole = raw[: raw.rfind(b"\n") + 1]
-    for line in whole.decode("utf-8", "replace").splitlines():
-        entry_id, _, day = line.strip().partition(" ")
-        db.fold_access(entry_id, day)
-    return start + len(whole)
 
 
 def _rebuild(db: IndexDb, store: Store, analyse: Analyse) -> None:
@@ -148,18 +133,4 @@ def _rebuild(db: IndexDb, store: Store, analyse: Analyse) -> None:
     bulk: Bulk = export() if export is not None else Analysed(state.entries.values(), analyse)
     db.clear()
     db.load(bulk, state.entries, state.pending)
-    db.set_position(_encode(position))
-
-
-def _encode(position: Position | None) -> str:
-    if position is None:
-        return ""
-    return json.dumps([position.data, position.journal_ino, position.journal_offset,
-                       position.access_ino, position.access_offset])  # fmt: skip
-
-
-def _decode(text: str) -> Position | None:
-    if not text:
-        return None
-    data, j_ino, j_off, a_ino, a_off = json.loads(text)
-    return Position(tuple(data) if data else None, j_ino, j_off, a_ino, a_off)
+    db.set_position(encode_position(position))
