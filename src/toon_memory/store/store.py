@@ -85,7 +85,10 @@ class Store(Compaction):
         return self._state
 
     def release(self) -> None:
-        """Drop the loaded state (it is read again when asked for)."""
+        """Drop the loaded state (it is read again when asked for); its notices are kept."""
+        if self._state is not None:
+            for text in self._state.notices:
+                self._notice(text)
         self._state, self._pos = None, None
 
     def position(self) -> Position | None:

@@ -110,6 +110,6 @@ def test_a_call_piped_in_before_stdin_closes_is_answered_and_kept(tmp_path: Path
                           timeout=60, check=False)  # fmt: skip
     assert done.returncode == 0
     replies = {reply["id"]: reply for reply in map(json.loads, done.stdout.splitlines())}
-    assert not replies[2]["result"]["isError"]
+    assert "result" in replies[2] and not replies[2]["result"]["isError"], replies[2]
     data = project / ".toon-memory" / "memory" / "data.toon"
     assert "pool-leak" in data.read_text(encoding="utf-8")

@@ -146,6 +146,7 @@ class ToonMemoryServer(MCPServer[Any]):
         self._client_name = ""
         self._register_views()
         self._requests = 0  # requests being handled (any method)
+        self._calls_done = 0  # tool calls answered
         self.middleware.append(self._each_request)
 
     # -- the memory ------------------------------------------------------------------
@@ -237,12 +238,17 @@ class ToonMemoryServer(MCPServer[Any]):
             return await call_next(ctx)
         finally:
             self._requests -= 1
+            self._calls_done += ctx.method == "tools/call"
 
-    async def drain(self, wait: float = STOP_WAIT) -> None:
-        """Wait until no request is being handled, at most ``wait`` seconds."""
+    async def drain(
+        self, calls_read: Callable[[], int] = lambda: 0, wait: float = STOP_WAIT
+    ) -> None:
+        """Wait until no request is being handled and every tool call read (``calls_read``)
+        has answered, at most ``wait`` seconds (a loaded machine may not have started a
+        call read just before the end of input yet)."""
         with anyio.move_on_after(wait):
             await anyio.sleep(0.01)  # let a request read just before this start
-            while self._requests:
+            while self._requests or self._calls_done < calls_read():
                 await anyio.sleep(0.01)
 
     def stop_now(self, *_: Any) -> NoReturn:
@@ -258,7 +264,7 @@ class ToonMemoryServer(MCPServer[Any]):
 
         from toon_memory.adapters.server.lines import StdinLines
 
-        lines = StdinLines(before_end=self.drain)
+        lines = StdinLines(before_end=lambda: self.drain(lambda: lines.calls))
         lowlevel = self._lowlevel_server
         try:
             async with anyio.create_task_group() as group:

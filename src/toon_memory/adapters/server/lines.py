@@ -46,6 +46,8 @@ class StdinLines:
 
     def __init__(self, before_end: Callable[[], Awaitable[None]] | None = None) -> None:
         self.ended = anyio.Event()
+        #: Tool calls read so far (the server waits for their answers at end of input).
+        self.calls = 0
         self._before_end = before_end
         self._private: int | None = None
         self._stream: BinaryIO = sys.stdin.buffer
@@ -87,4 +89,6 @@ class StdinLines:
                 await self._before_end()
             self.ended.set()
             raise StopAsyncIteration
+        if '"tools/call"' in line:
+            self.calls += 1
         return line
