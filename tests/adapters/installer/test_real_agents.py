@@ -22,12 +22,14 @@ import os
 import re
 import signal
 import subprocess
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tomlkit
 from tests.adapters.installer.helpers import BIN, run_cli
 from tests.adapters.installer.standin_model import ARGS, StandIn, protocol
 
@@ -179,6 +181,73 @@ def test_gemini_lists_a_server_that_starts_slower_than_its_5_s_list_deadline(
                   {**agent_env, "PATH": f"{slow}{os.pathsep}{agent_env['PATH']}"})  # fmt: skip
     line = next((x for x in listed.splitlines() if "toon-memory" in x), "")
     assert "Connected" in line and "Disconnected" not in line, listed
+
+
+def _codex_rpc(program: Path, cwd: Path, env: dict[str, str], *calls: tuple[str, Any]) -> list[Any]:
+    """Ask Codex's own app-server (JSON-RPC lines on stdio): each call's result, in order."""
+    proc = subprocess.Popen([str(program), "app-server"], cwd=cwd, env=env, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    watchdog = threading.Timer(60, os.killpg, (proc.pid, signal.SIGKILL))
+    watchdog.start()
+    hello = ("initialize", {"clientInfo": {"name": "toon-memory-tests", "version": "1"}})
+    results = []
+    try:
+        for number, (method, params) in enumerate([hello, *calls]):
+            proc.stdin.write(json.dumps({"id": number, "method": method, "params": params}) + "\n")
+            proc.stdin.flush()
+            reply: dict[str, Any] = {}
+            while reply.get("id") != number:
+                line = proc.stdout.readline()
+                assert line, f"codex app-server closed before answering {method}"
+                reply = json.loads(line)
+            assert "result" in reply, reply
+            results.append(reply["result"])
+            if number == 0:
+                proc.stdin.write(json.dumps({"method": "initialized"}) + "\n")
+    finally:
+        watchdog.cancel()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+    return results[1:]
+
+
+def _our_codex_hooks(program: Path, proj: Path, env: dict[str, str]) -> list[dict[str, Any]]:
+    (listed,) = _codex_rpc(program, proj, env, ("hooks/list", {"cwd": str(proj)}))
+    return [h for folder in listed["data"] for h in folder["hooks"]
+            if "toon-memory hook " in h["command"]]  # fmt: skip
+
+
+@pytest.mark.parametrize("scope", ["local", "global"])
+def test_codex_hook_trust_as_codex_writes_it_is_recognised_and_uninstall_takes_it_back(
+    scope: str, env: dict[str, str], proj: Path
+) -> None:
+    """Codex itself lists our hooks (their trust keys and hashes) and writes the trust
+    the way its /hooks does; status sees it, uninstall leaves the user's config as it was."""
+    program = _program(_pins()["codex"])
+    agent_env = _agent_env(env, program)
+    config = Path(env["HOME"]) / ".codex/config.toml"
+    config.parent.mkdir()
+    original = f'model = "o3"\n\n[projects."{proj}"]\ntrust_level = "trusted"\n'
+    config.write_text(original)
+    assert run_cli("init", scope, "--agents", "codex", "--yes", cwd=proj, env=agent_env).returncode == 0
+    hooks = _our_codex_hooks(program, proj, agent_env)
+    assert len(hooks) == 3 and {h["trustStatus"] for h in hooks} == {"untrusted"}, hooks
+    assert "hook trust" in run_cli("status", "--no-probe", cwd=proj, env=agent_env).stdout
+    trust = {h["key"]: {"trusted_hash": h["currentHash"]} for h in hooks}
+    _codex_rpc(program, proj, agent_env, ("config/value/write",
+               {"keyPath": "hooks.state", "value": trust, "mergeStrategy": "upsert"}))  # fmt: skip
+    assert {h["trustStatus"] for h in _our_codex_hooks(program, proj, agent_env)} == {"trusted"}
+    assert set(tomlkit.parse(config.read_text()).unwrap()["hooks"]["state"]) == set(trust)
+    assert "hook trust" not in run_cli("status", "--no-probe", cwd=proj, env=agent_env).stdout
+    gone = run_cli("uninstall", "--agents", "codex", "--yes", cwd=proj, env=agent_env)
+    assert gone.returncode == 0, gone.stderr
+    assert config.read_text() == original, config.read_text()
+    assert _our_codex_hooks(program, proj, agent_env) == []
 
 
 Session = tuple[list[str], dict[str, str]]
