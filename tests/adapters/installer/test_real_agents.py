@@ -303,6 +303,9 @@ def _opencode_like(variable: str) -> Callable[[str, StandIn, Path], Session]:
 
 
 def _qwen(program: str, model: StandIn, home: Path) -> Session:
+    """``qwen --yolo`` on chat completions; usage statistics off (else it resolves an
+    Aliyun RUM host at start)."""
+    _merge_json(home / ".qwen/settings.json", {"privacy": {"usageStatisticsEnabled": False}})
     argv = [program, "--auth-type", "openai", "--openai-api-key", "stand-in", "--openai-base-url",
             model.url, "-m", "stand-in", "--yolo", PROMPT]  # fmt: skip
     return argv, {}
