@@ -4,7 +4,7 @@ Invariant: whatever the protocol, the model does one thing: it calls the offered
 tool whose name ends with ``memory_remember`` (with ``ARGS``), first asking the
 agent's tool-search tool for it when the agent defers MCP tools behind one; once
 it has called it, it answers ``done``. The request path picks the protocol:
-``…/chat/completions`` OpenAI chat completions (Qwen, OpenCode, Kilo),
+``…/chat/completions`` OpenAI chat completions (Qwen, OpenCode, Kilo, Copilot CLI),
 ``…/messages`` Anthropic Messages (Claude Code), ``…/responses`` OpenAI Responses
 (Codex), ``…:generateContent`` / ``…:streamGenerateContent`` Google GenAI (Gemini).
 Each protocol is one small class: ``turn`` reads the offered tools and the calls
@@ -141,7 +141,10 @@ class Messages:
 
 
 class Responses:
-    """OpenAI Responses: ``tools[]`` of type function, ``function_call`` input items."""
+    """OpenAI Responses: ``tools[]`` of type function (or in a ``namespace``), ``function_call``
+    input items. Codex defers MCP tools behind a client ``tool_search`` tool: the model sends a
+    ``tool_search_call``, Codex answers with a ``tool_search_output`` item holding the found
+    tools (in a namespace, which the model's ``function_call`` then names)."""
 
     @staticmethod
     def turn(body: dict[str, Any]) -> Turn:
@@ -168,7 +171,7 @@ class Responses:
                                     "arguments": answer.args, "status": "completed"}  # fmt: skip
         elif isinstance(answer, Call):
             item = {"type": "function_call", "id": f"fc_{answer.number}",
-                                    "call_id": f"call_{answer.number}", "name": answer.name,
+                    "call_id": f"call_{answer.number}", "name": answer.name,
                     "arguments": json.dumps(answer.args), "status": "completed"}  # fmt: skip
             if answer.namespace:
                 item["namespace"] = answer.namespace
