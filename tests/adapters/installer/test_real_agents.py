@@ -48,7 +48,8 @@ QUIET = {
     **{f"{tool}_{flag}": "1" for tool in ("OPENCODE", "KILO")
        for flag in ("DISABLE_AUTOUPDATE", "DISABLE_MODELS_FETCH", "DISABLE_DEFAULT_PLUGINS",
                     "DISABLE_SHARE", "DISABLE_LSP_DOWNLOAD")},
-    "KILO_TELEMETRY_LEVEL": "off", "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
+    "KILO_TELEMETRY_LEVEL": "off", "KILO_DISABLE_SESSION_INGEST": "1", "KILO_DISABLE_PRESENCE": "1",
+    "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
     "npm_config_offline": "true", "npm_config_registry": "http://127.0.0.1:9/",
 }  # fmt: skip
 
