@@ -267,7 +267,8 @@ def _codex(program: str, model: StandIn, home: Path) -> Session:
     """``codex exec`` on the Responses API through a ``-c`` model provider. The model is
     one of Codex's catalogue (gpt-5.5): Codex always defers MCP tools behind ``tool_search``,
     which it offers only to a model whose metadata says it supports it. ``required`` makes
-    exec wait for our server (an optional one may miss the first turn, then exit fails)."""
+    exec wait for our server: exec does not wait for an optional one, and the first turn's
+    tool_search finds none of its tools (``mcp_optional_startup_grace_ms`` also helps)."""
     provider = f'{{name="stand-in", base_url="{model.url}", wire_api="responses", env_key="STANDIN_KEY"}}'
     overrides = ["model_provider=standin", f"model_providers.standin={provider}",
                  "mcp_servers.toon-memory.required=true", "analytics.enabled=false",
