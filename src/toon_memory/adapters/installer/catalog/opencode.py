@@ -5,8 +5,9 @@ re-read 2026 through the search tool: project plugins in
 ``.opencode/plugins/``, global in ``~/.config/opencode/plugins/``).
 Chosen: the V1 shape ``mcp.<name>`` (agents.md marks V1 vs V2
 ``mcp.servers.<name>`` unverified per build; the V1→V2 migration page says
-V1 config stays accepted, so V1 works on both). No ``timeout`` key: the
-server answers well inside the 5 s default. Never a ``hooks`` key (the
+V1 config stays accepted, so V1 works on both). No ``timeout`` key: OpenCode
+1.18 and Kilo 7.7 give a local server 30 s to connect (the docs still say 5 s),
+ample for ours (2-4 s on a loaded machine). Never a ``hooks`` key (the
 strict schema rejects it); SessionStart/PostToolUse/Stop go through the plugin.
 """
 
