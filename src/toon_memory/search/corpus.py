@@ -84,6 +84,12 @@ class RankCorpus(Protocol):
         """How many active entries each category has (nothing unpacked)."""
         ...
 
+    def allowed_slots(
+        self, scores: dict[int, float], allowed: Callable[[str], bool]
+    ) -> dict[int, float]:
+        """The scores of the matches (by slot) that ``allowed`` lets through."""
+        ...
+
     def prefetch(self, nodes: Collection[str]) -> None:
         """Candidates about to be fused (an on-disk corpus reads their rows at once)."""
         ...
@@ -123,6 +129,12 @@ class Corpus:
     ) -> dict[str, float]:
         scores = {n: signals.usage_score(u, today) for n, u in self.usage.items() if allowed(n)}
         return {n: scores[n] for n in rank.top(scores, limit)}
+
+    def allowed_slots(
+        self, scores: dict[int, float], allowed: Callable[[str], bool]
+    ) -> dict[int, float]:
+        doc_id = self.index.doc_id
+        return {slot: value for slot, value in scores.items() if allowed(doc_id(slot))}
 
     def category_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}

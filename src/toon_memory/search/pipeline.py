@@ -169,10 +169,9 @@ def _exclude(
     corpus: RankCorpus, total: dict[int, float], o: RecallOptions, allowed: Callable[[str], bool]
 ) -> dict[int, float]:
     """Drop ineligible matches (by index slot), checking as few entries as possible."""
-    doc_id = corpus.index.doc_id
     strict = o.as_of or o.from_date or o.to_date or o.category or o.tags or o.path_scope
     if strict or len(total) < len(corpus.conditional):
-        return {slot: v for slot, v in total.items() if allowed(doc_id(slot))}
+        return corpus.allowed_slots(total, allowed)
     for node in corpus.conditional:
         slot = corpus.index.slot(node)
         if slot is not None and slot in total and not allowed(node):

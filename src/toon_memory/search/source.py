@@ -77,6 +77,10 @@ class CorpusSource(Protocol):
         ...
 
 
+#: Matches a filter reads at once (``SourceCorpus.allowed_slots``).
+_CHUNK = 500
+
+
 class _Index(Scoring):
     def __init__(self, source: CorpusSource) -> None:
         self._source = source
@@ -281,6 +285,26 @@ class SourceCorpus:
 
     def ids_of(self, key: str) -> list[str]:
         return sorted(self.source.ids_with_key(key))
+
+    def allowed_slots(
+        self, scores: dict[int, float], allowed: Callable[[str], bool]
+    ) -> dict[int, float]:
+        """``Corpus.allowed_slots`` read in chunks: a filter over many matches holds the
+        rows of one chunk at a time (the candidates' rows are read again by ``prefetch``)."""
+        kept: dict[int, float] = {}
+        slots = list(scores)
+        seen = self.entries.seen
+        for start in range(0, len(slots), _CHUNK):
+            chunk = slots[start : start + _CHUNK]
+            ids = self.source.doc_ids(chunk)
+            rows = self.source.entries_of([i for i in ids if i not in seen])
+            seen.update(rows)
+            for slot, node in zip(chunk, ids, strict=True):
+                if node and allowed(node):
+                    kept[slot] = scores[slot]
+            for node in rows:
+                del seen[node]
+        return kept
 
     def category_counts(self) -> dict[str, int]:
         return self.source.category_counts()
