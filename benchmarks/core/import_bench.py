@@ -1,6 +1,7 @@
 """Import benchmark: entries/s of ``toon-memory import`` and the peak RSS of the importing process.
 
-Run: ``python -m benchmarks.core.import_bench [--sizes 1000,10000,100000] [--profile N]``.
+Run: ``python -m benchmarks.core.import_bench [--sizes 1000,10000,100000] [--profile N]
+[--src OTHER/src]`` (``--src``: measure another checkout, e.g. main's, in the same run).
 For each size it writes a JSON export of that many synthetic entries (Zipf words,
 tags, links, a few repeated keys and secrets-free content; in a temp folder), then
 runs ``python -m toon_memory import FILE --json`` as a subprocess, once into an
@@ -51,10 +52,16 @@ def export_file(path: Path, n: int, seed: int = 1) -> None:
     path.write_text(json.dumps({"version": 1, "entries": rows, "summaries": []}))
 
 
+#: ``--src``: another checkout's ``src`` to measure (run first on PYTHONPATH), e.g. main's.
+SOURCE: list[str] = []
+
+
 def _run(root: Path, *args: str) -> tuple[float, float, bytes]:
     """Wall seconds, the process's own peak RSS (MB) and its stdout."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["TOON_MEMORY_PROJECT"] = str(root)
+    if SOURCE:
+        env["PYTHONPATH"] = SOURCE[0]
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "toon_memory", *args], env=env,
@@ -111,7 +118,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--profile", type=int, default=0, help="profile one import of N entries")
+    parser.add_argument("--src", default="", help="measure the toon_memory in this src folder")
     args = parser.parse_args()
+    SOURCE[:] = [args.src] if args.src else []
     os.environ.setdefault("TOON_MEMORY_TODAY", "2026-07-15")
     with tempfile.TemporaryDirectory() as home:
         os.environ["TOON_MEMORY_HOME"] = home

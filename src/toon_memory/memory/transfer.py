@@ -102,7 +102,9 @@ def parse_import_json(text: str, path: Path, depth: int = DEFAULT_LIMITS.import_
         data = None
         deep = True
     else:
-        deep = _deeper_than(data, depth)
+        from toon_memory.rules.imports import deeper_than  # not on every command's path
+
+        deep = deeper_than(text, depth)
     if deep:
         raise ImportFormatError(
             f"{path}: nested deeper than {depth} levels (limits.importDepth in config.json)"
@@ -110,27 +112,19 @@ def parse_import_json(text: str, path: Path, depth: int = DEFAULT_LIMITS.import_
     return data
 
 
-def _deeper_than(data: Any, depth: int) -> bool:
-    """True when ``data`` nests lists/objects more than ``depth`` levels (no recursion)."""
-    stack: list[tuple[Any, int]] = [(data, 1)] if isinstance(data, (dict, list)) else []
-    while stack:
-        value, level = stack.pop()
-        if level > depth:
-            return True
-        children = value.values() if isinstance(value, dict) else value
-        stack.extend((c, level + 1) for c in children if isinstance(c, (dict, list)))
-    return False
-
-
 def read_import_file(
     path: Path, limits: Limits = DEFAULT_LIMITS
-) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
-    """Rows, summaries and reader notes from an export, a JSON list or a .toon file."""
+) -> tuple[list[dict[str, Any]], list[Summary], list[str], bool]:
+    """Rows, summaries and reader notes from an export, a JSON list or a .toon file, and
+    whether every text is known to be valid Unicode (JSON without a surrogate escape)."""
     text = read_import_text(path, limits.import_bytes)
     if not text.strip():
         raise ImportFormatError(f"{path} is empty: nothing to import")
     if text.lstrip()[:1] in ("{", "[") or path.suffix.lower() == ".json":
-        return _rows_from_json(parse_import_json(text, path, limits.import_depth), path)
+        from toon_memory.rules.imports import surrogate_free
+
+        data = parse_import_json(text, path, limits.import_depth)
+        return *_rows_from_json(data, path), surrogate_free(text)
     from toon_memory.store.codec import decode_document
 
     try:
@@ -143,7 +137,7 @@ def read_import_file(
         ) from None
     except StoreError as exc:  # a newer format
         raise ImportFormatError(str(exc)) from None
-    return [e.to_dict() for e in doc.entries], doc.summaries, list(doc.repairs)
+    return [e.to_dict() for e in doc.entries], doc.summaries, list(doc.repairs), False
 
 
 def _rows_from_json(data: Any, path: Path) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
@@ -350,8 +344,8 @@ class Transfer:
         """Bring entries in from a file; duplicates by key are skipped and reported, and so
         are rows holding a credential unless ``allow_secrets``. ``progress(done, total)``
         hears how many rows are checked (a plain callback: the caller draws any bar)."""
-        rows, summaries, notes = read_import_file(Path(path), self.limits())
-        return self.import_rows(rows, summaries, notes, allow_secrets, progress)
+        rows, summaries, notes, plain = read_import_file(Path(path), self.limits())
+        return self._import(rows, summaries, notes, allow_secrets, progress, plain)
 
     def import_rows(
         self,
@@ -361,11 +355,17 @@ class Transfer:
         allow_secrets: bool = False,
         progress: Progress | None = None,
     ) -> ImportReport:
-        """Bring in entry objects (export or file-column names); the same rules as ``import_``.
+        """Bring in entry objects (export or file-column names); the same rules as ``import_``."""
+        return self._import(rows, summaries, notes, allow_secrets, progress, False)
 
-        Rows are checked before the lock is taken (the checks are pure); duplicates, ids
-        and history are settled on the locked state, and the batch is written at once
-        (``store.bulk``: a big one as a new data.toon)."""
+    def _import(
+        self, rows: list[dict[str, Any]], summaries: list[Summary] | None,
+        notes: list[str] | None, allow_secrets: bool, progress: Progress | None, plain: bool,
+    ) -> ImportReport:  # fmt: skip
+        """Rows are checked before the lock is taken (the checks are pure; ``plain``: every
+        text is valid Unicode already); duplicates, ids and history are settled on the
+        locked state, and the batch is written at once (``store.bulk``: a big one as a new
+        data.toon)."""
         from toon_memory.rules.imports import check_rows  # not on every command's path
         from toon_memory.rules.secrets import ALLOW_FIELD
         from toon_memory.store.bulk import Batch, write_batch
@@ -375,7 +375,7 @@ class Transfer:
         _supersede_repeated_keys(rows, report)
         allow = check_bool(allow_secrets, ALLOW_FIELD)
         config = load_config(self.store.paths.config)
-        verdicts = check_rows(rows, config.limits, allow, progress)
+        verdicts = check_rows(rows, config.limits, allow, progress, plain)
 
         def plan(state: State) -> tuple[Batch, ImportReport]:
             stored, seen, unknown = _Stored(state), set[str](), Counter[str]()

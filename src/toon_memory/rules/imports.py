@@ -249,14 +249,18 @@ def _plain_unicode(row: dict[str, Any]) -> bool:
     return True
 
 
-def admit_row(row: dict[str, Any], limits: Limits, clock: tuple[str, str] | None = None) -> Verdict:
+def admit_row(
+    row: dict[str, Any], limits: Limits, clock: tuple[str, str] | None = None,
+    plain: bool = False,
+) -> Verdict:  # fmt: skip
     """Validate one imported row as ``remember`` would, repairing what is safe to repair.
 
-    ``clock`` is ``import_clock()`` read once for a whole import (read per row when None).
+    ``clock`` is ``import_clock()`` read once for a whole import (read per row when None);
+    ``plain``: the caller knows every text of the row is valid Unicode (no lone surrogate).
     """
     fixed: list[str] = []
     try:
-        clean = row if _plain_unicode(row) else {
+        clean = row if plain or _plain_unicode(row) else {
             _clean(k, fixed, str(k)): _clean(v, fixed, str(k)) for k, v in row.items()}  # fmt: skip
         entry = entry_from_row(clean)
     except RecursionError:
@@ -292,22 +296,45 @@ def secret_problem(entry: Entry) -> str:
     return f"{describe(findings)}, or import with allow_secrets (CLI --allow-secrets)"
 
 
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+#: A ``\uD800``-``\uDFFF`` escape: the one way JSON text read as UTF-8 holds a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def surrogate_free(text: str) -> bool:
+    """True when no string parsed from the JSON ``text`` (read as UTF-8) can hold a lone
+    surrogate: it has no surrogate escape (``plain`` for ``admit_row``)."""
+    return _SURROGATE_ESCAPE.search(text) is None
+
+
+def deeper_than(text: str, depth: int) -> bool:
+    """True when the valid JSON ``text`` nests lists/objects more than ``depth`` levels
+    (its brackets outside strings, counted: no walk over the parsed values, no recursion)."""
+    level = 0
+    for mark in _BRACKET.findall(_JSON_STRING.sub("", text)):
+        level += 1 if mark in "[{" else -1
+        if level > depth:
+            return True
+    return False
+
+
 #: How often ``check_rows`` reports progress (rows).
 PROGRESS_EVERY = 1000
 
 
 def check_rows(
     rows: list[dict[str, Any]], limits: Limits, allow_secrets: bool,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, plain: bool = False,
 ) -> list[Verdict]:  # fmt: skip
     """``admit_row`` for each row with one clock reading, a row holding a credential refused
     (``secret_problem``) unless ``allow_secrets``; ``progress(done, total)`` every
-    ``PROGRESS_EVERY`` rows and at the end."""
+    ``PROGRESS_EVERY`` rows and at the end (``plain``: as ``admit_row``'s, for all rows)."""
     clock = import_clock()
     verdicts: list[Verdict] = []
     total = len(rows)
     for number, row in enumerate(rows, start=1):
-        verdict = admit_row(row, limits, clock)
+        verdict = admit_row(row, limits, clock, plain)
         secret = "" if verdict.entry is None or allow_secrets else secret_problem(verdict.entry)
         verdicts.append(Verdict(None, secret) if secret else verdict)
         if progress is not None and (number % PROGRESS_EVERY == 0 or number == total):

@@ -12,7 +12,6 @@ time finding the shape this module knows already. No I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -20,8 +19,6 @@ from toon_memory.model.entry import FIELDS, Entry, Summary
 
 DELIMITER = "|"
 INDENT = "  "
-#: Cells this short are encoded once per call and looked up after (dates, enums, tags).
-_MEMO_CHARS = 48
 _UNQUOTED_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _NUMERIC_LIKE = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 #: Structural characters, the delimiter, and control characters force quotes anywhere.
@@ -92,43 +89,40 @@ def encode_cell(value: Any) -> str:
     return encode_number(float(value))
 
 
-class _Cells:
-    """Encodes cells, remembering the short ones (they repeat from row to row)."""
+class _Memo(dict[Any, str]):
+    """One column's encoded cells by value, filled on first sight (dates, enums, tags repeat
+    from row to row, so most cells are one dictionary look-up)."""
 
-    def __init__(self) -> None:
-        self.memo: dict[Any, str] = {}
+    def __missing__(self, value: Any) -> str:
+        encoded = self[value] = encode_cell(value)
+        return encoded
 
-    def line(self, values: Iterable[Any]) -> str:
-        memo = self.memo
-        out: list[str] = []
-        for value in values:
-            kind = type(value)
-            if kind is str and len(value) > _MEMO_CHARS:
-                out.append(encode_text(value))
-                continue
-            cached = memo.get((kind, value))
-            if cached is None:
-                cached = memo[(kind, value)] = encode_cell(value)
-            out.append(cached)
-        return INDENT + DELIMITER.join(out)
+
+#: Columns encoded directly: cells that rarely repeat, and numbers (1 and 1.0 are one
+#: dictionary key, and a big int and a float equal to it are not written alike).
+_DIRECT = frozenset({"id", "key", "content", "links", "meta", "summary",
+                     "accessed", "quality", "confidence", "priority"})  # fmt: skip
 
 
 def _key(name: str) -> str:
     return name if _UNQUOTED_KEY.fullmatch(name) else _quote(name)
 
 
-def _table(name: str, columns: Iterable[str], rows: list[list[Any]], cells: _Cells) -> list[str]:
+def _table(name: str, columns: tuple[str, ...], rows: list[list[Any]]) -> list[str]:
+    """A table's lines, encoded a column at a time (each column holds one type of cell)."""
     if not rows:
         return [f"{name}: []"]
-    header = "{" + DELIMITER.join(_key(c) for c in columns) + "}"
-    return [f"{name}[{len(rows)}{DELIMITER}]{header}:", *map(cells.line, rows)]
+    cells = [list(map(encode_cell if column in _DIRECT else _Memo().__getitem__, values))
+             for column, values in zip(columns, zip(*rows, strict=True), strict=True)]  # fmt: skip
+    header = "{" + DELIMITER.join(map(_key, columns)) + "}"
+    return [f"{name}[{len(rows)}{DELIMITER}]{header}:",
+            *(INDENT + DELIMITER.join(line) for line in zip(*cells, strict=True))]  # fmt: skip
 
 
 def encode_entries(entries: list[Entry], summaries: list[Summary]) -> str:
     """The memory file's text (ends with a newline): what ``codec.encode_document`` writes."""
-    cells = _Cells()
     rows = [list(entry.to_row().values()) for entry in entries]
-    lines = ["version: 1", *_table("entries", FIELDS, rows, cells)]
+    lines = ["version: 1", *_table("entries", FIELDS, rows)]
     lines += _table("summaries", ("file", "summary", "date"),
-                    [[s.file, s.summary, s.date] for s in summaries], cells)  # fmt: skip
+                    [[s.file, s.summary, s.date] for s in summaries])  # fmt: skip
     return "\n".join(lines) + "\n"
