@@ -4,7 +4,7 @@ Invariant: ``write_batch`` runs its plan on the fresh state under the store's
 lock, like ``Store.mutate``, and is durable when it returns. A batch of at least
 ``WHOLE_MIN_PUTS`` entries that is at least a quarter of the memory becomes a
 new ``data.toon`` (every entry, the journal and the access log folded in; the
-same file a compaction writes, encoded by ``store.toon_table``), replaced whole
+same file a compaction writes), replaced whole
 by one atomic rename, so a process killed at any point leaves the memory as it
 was before the batch or with all of it, never part. A smaller batch is
 journaled by ``Store.mutate`` as any write. The derived files (cache, on-disk
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from toon_memory.model.entry import Entry, Summary
 from toon_memory.store import journal, keys
-from toon_memory.store.toon_table import encode_entries
+from toon_memory.store.codec import encode_document
 from toon_memory.system.atomic import write_atomic
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def _write_whole(store: Store, state: State, batch: Batch) -> None:
     entries += [entry for entry in batch.puts if entry.id not in replaced]
     summaries = dict(state.summaries)
     summaries.update((s.file, s) for s in batch.summaries)
-    text = encode_entries(entries, list(summaries.values()))
+    text = encode_document(entries, list(summaries.values()))
     write_atomic(store.paths.data, keys.seal_bytes(text.encode(), store.key()))
     # data.toon holds everything now (accesses included): a crash before these unlinks
     # replays journal lines that are already in it (replay is idempotent).

@@ -1,10 +1,10 @@
 """A fast encoder for the one TOON shape a memory file has: ``version``, the entries table,
 the summaries table.
 
-Invariant: ``encode_entries(entries, summaries) == codec.encode_document(entries,
-summaries)`` for any entries and summaries (the official ``toon-format`` encoder's
-text, byte for byte: its quoting of §7.2, its escapes of §7.1, its canonical
-numbers), checked by a property test against that encoder. It exists because a
+Invariant: ``encode_entries`` writes, for any entries and summaries, the official
+``toon-format`` encoder's text of that document byte for byte (its quoting of
+§7.2, its escapes of §7.1, its canonical numbers), checked by a property test
+against that encoder; ``codec.encode_document`` is this function. It exists because a
 big import writes its file in one go and the general encoder spends most of its
 time finding the shape this module knows already. No I/O.
 """
@@ -119,10 +119,11 @@ def _table(name: str, columns: tuple[str, ...], rows: list[list[Any]]) -> list[s
             *(INDENT + DELIMITER.join(line) for line in zip(*cells, strict=True))]  # fmt: skip
 
 
-def encode_entries(entries: list[Entry], summaries: list[Summary]) -> str:
-    """The memory file's text (ends with a newline): what ``codec.encode_document`` writes."""
+def encode_entries(entries: list[Entry], summaries: list[Summary], version: int = 1) -> str:
+    """A memory file's text (ends with a newline), as ``toon_format.encode`` writes
+    ``{"version": version, "entries": [rows], "summaries": [rows]}`` with ``|``."""
     rows = [list(entry.to_row().values()) for entry in entries]
-    lines = ["version: 1", *_table("entries", FIELDS, rows)]
+    lines = [f"version: {version}", *_table("entries", FIELDS, rows)]
     lines += _table("summaries", ("file", "summary", "date"),
                     [[s.file, s.summary, s.date] for s in summaries])  # fmt: skip
     return "\n".join(lines) + "\n"
