@@ -12,6 +12,7 @@ time finding the shape this module knows already. No I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -104,6 +105,14 @@ _DIRECT = frozenset({"id", "key", "content", "links", "meta", "summary",
                      "accessed", "quality", "confidence", "priority"})  # fmt: skip
 
 
+def _encoder(column: str, values: tuple[Any, ...]) -> Callable[[Any], str]:
+    """How to encode one column's cells: whole numbers by ``str`` when all are, else each
+    cell directly or through a memo (see ``_DIRECT``)."""
+    if all(type(value) is int for value in values):
+        return str
+    return encode_cell if column in _DIRECT else _Memo().__getitem__
+
+
 def _key(name: str) -> str:
     return name if _UNQUOTED_KEY.fullmatch(name) else _quote(name)
 
@@ -112,7 +121,7 @@ def _table(name: str, columns: tuple[str, ...], rows: list[list[Any]]) -> list[s
     """A table's lines, encoded a column at a time (each column holds one type of cell)."""
     if not rows:
         return [f"{name}: []"]
-    cells = [list(map(encode_cell if column in _DIRECT else _Memo().__getitem__, values))
+    cells = [list(map(_encoder(column, values), values))
              for column, values in zip(columns, zip(*rows, strict=True), strict=True)]  # fmt: skip
     header = "{" + DELIMITER.join(map(_key, columns)) + "}"
     return [f"{name}[{len(rows)}{DELIMITER}]{header}:",
