@@ -26,6 +26,8 @@ _NUMERIC_LIKE = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _FORCES_QUOTES = re.compile(r'[:"\\\[\]{}|\x00-\x1f]')
 _NEEDS_ESCAPE = re.compile(r'[\\"\x00-\x1f]')
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: Bare words TOON reads as a boolean or null: a string cell spelled so is quoted.
+_LITERALS = frozenset({"true", "false", "null"})
 _CANONICAL_MIN = Decimal("1e-6")
 _CANONICAL_MAX = Decimal("1e21")
 
@@ -35,7 +37,7 @@ def _escape(match: re.Match[str]) -> str:
     return _ESCAPES.get(char) or f"\\u{ord(char):04x}"
 
 
-def _quote(value: str) -> str:
+def _quoted_token(value: str) -> str:
     return '"' + _NEEDS_ESCAPE.sub(_escape, value) + '"'
 
 
@@ -45,11 +47,11 @@ def encode_text(value: str) -> str:
         not value
         or value[0] in " \t-#"
         or value[-1] in " \t"
-        or value in ("true", "false", "null")
+        or value in _LITERALS
         or _FORCES_QUOTES.search(value) is not None
         or _NUMERIC_LIKE.fullmatch(value) is not None
     ):
-        return _quote(value)
+        return _quoted_token(value)
     return value
 
 
@@ -114,7 +116,7 @@ def _encoder(column: str, values: tuple[Any, ...]) -> Callable[[Any], str]:
 
 
 def _key(name: str) -> str:
-    return name if _UNQUOTED_KEY.fullmatch(name) else _quote(name)
+    return name if _UNQUOTED_KEY.fullmatch(name) else _quoted_token(name)
 
 
 def _table(name: str, columns: tuple[str, ...], rows: list[list[Any]]) -> list[str]:
