@@ -1,7 +1,9 @@
 """Import benchmark: entries/s of ``toon-memory import`` and the peak RSS of the importing process.
 
 Run: ``python -m benchmarks.core.import_bench [--sizes 1000,10000,100000] [--profile N]
-[--src OTHER/src]`` (``--src``: measure another checkout, e.g. main's, in the same run).
+[--compare OTHER/src] [--no-after]`` (``--compare``: measure another checkout too, e.g.
+main's from ``git archive``, each of its rows right after this one's, so both see the
+same machine; ``--no-after``: skip the recall and remember after each import).
 For each size it writes a JSON export of that many synthetic entries (Zipf words,
 tags, links, a few repeated keys and secrets-free content; in a temp folder), then
 runs ``python -m toon_memory import FILE --json`` as a subprocess, once into an
@@ -52,15 +54,15 @@ def export_file(path: Path, n: int, seed: int = 1) -> None:
     path.write_text(json.dumps({"version": 1, "entries": rows, "summaries": []}))
 
 
-#: ``--src``: another checkout's ``src`` to measure (run first on PYTHONPATH), e.g. main's.
-SOURCE: list[str] = []
+#: The ``src`` folder measured now ("" = the installed package), set per row by ``main``.
+SOURCE: list[str] = [""]
 
 
 def _run(root: Path, *args: str) -> tuple[float, float, bytes]:
     """Wall seconds, the process's own peak RSS (MB) and its stdout."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["TOON_MEMORY_PROJECT"] = str(root)
-    if SOURCE:
+    if SOURCE[0]:
         env["PYTHONPATH"] = SOURCE[0]
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
@@ -78,7 +80,7 @@ def _run(root: Path, *args: str) -> tuple[float, float, bytes]:
     return seconds, usage.ru_maxrss / 1024, text
 
 
-def measure(n: int, export: Path, base: int) -> dict[str, float]:
+def measure(n: int, export: Path, base: int, after: bool = True) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / ".git").mkdir()
@@ -88,8 +90,9 @@ def measure(n: int, export: Path, base: int) -> dict[str, float]:
             _run(root, "stats")  # the base memory loaded once (its cache built), as in use
         seconds, rss, out = _run(root, "import", str(export), "--json")
         added = json.loads(out)["added"]
-        recall = _run(root, "recall", "redis timeout")[0]
-        remember = _run(root, "remember", "-c", "bug", "-k", "after-import", "-m", "one more")[0]
+        recall = _run(root, "recall", "redis timeout")[0] if after else float("nan")
+        remember = (_run(root, "remember", "-c", "bug", "-k", "after-import", "-m", "one more")[0]
+                    if after else float("nan"))  # fmt: skip
     return {"n": n, "base": base, "added": added, "seconds": seconds, "rate": n / seconds,
             "rss": rss, "recall": recall, "remember": remember}  # fmt: skip
 
@@ -118,9 +121,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--profile", type=int, default=0, help="profile one import of N entries")
-    parser.add_argument("--src", default="", help="measure the toon_memory in this src folder")
+    parser.add_argument("--compare", default="", metavar="SRC",
+                        help="also measure the toon_memory in this src folder, row by row")
+    parser.add_argument("--no-after", action="store_true", help="skip the recall/remember after")
     args = parser.parse_args()
-    SOURCE[:] = [args.src] if args.src else []
+    sources = [("this", ""), *([("other", args.compare)] if args.compare else [])]
     os.environ.setdefault("TOON_MEMORY_TODAY", "2026-07-15")
     with tempfile.TemporaryDirectory() as home:
         os.environ["TOON_MEMORY_HOME"] = home
@@ -131,14 +136,17 @@ def main() -> None:
         for n in (int(size) for size in args.sizes.split(",")):
             export = Path(home) / f"export-{n}.json"
             export_file(export, n)
-            rows += [measure(n, export, 0), measure(n, export, BASE)]
-    print("| entries | into | added | import s | entries/s | import peak RSS MB "
+            for base in (0, BASE):
+                for name, src in sources:
+                    SOURCE[0] = src
+                    rows.append({"code": name, **measure(n, export, base, not args.no_after)})
+    print("| code | entries | into | added | import s | entries/s | import peak RSS MB "
           "| then cold recall s | then remember s (auto-archive) |")  # fmt: skip
-    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         into = f"{r['base']:,} entries" if r["base"] else "empty"
-        print(f"| {r['n']:,} | {into} | {r['added']:,} | {r['seconds']:.2f} | {r['rate']:,.0f} | "
-              f"{r['rss']:.0f} | {r['recall']:.2f} | {r['remember']:.2f} |")  # fmt: skip
+        print(f"| {r['code']} | {r['n']:,} | {into} | {r['added']:,} | {r['seconds']:.2f} | "
+              f"{r['rate']:,.0f} | {r['rss']:.0f} | {r['recall']:.2f} | {r['remember']:.2f} |")  # fmt: skip
 
 
 if __name__ == "__main__":
