@@ -9,7 +9,9 @@ not active yet, skips the others, and reports every skip and repair: nothing
 is dropped silently. A file over ``limits.importBytes``, nested past
 ``limits.importDepth``, empty, of a newer format or not a memory at all is
 refused whole (``ImportFormatError``, exit 2). Every row is validated as
-``remember`` validates (``import_rules``) before one journaled write.
+``remember`` validates (``rules.imports``), before the lock is taken, then
+everything comes in by one durable write (``store.bulk``: a journal append, or
+for a big batch one new data.toon), so an import lands whole or not at all.
 """
 
 from __future__ import annotations

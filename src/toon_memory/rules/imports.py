@@ -9,7 +9,9 @@ happens silently: each one is listed in ``Verdict.repairs`` naming the field.
 Only what cannot be repaired without guessing (no key, no content, an
 oversized value, a number that does not parse) is refused; so is a row holding
 a credential (``secret_problem``, named by kind, never quoted), unless the
-caller allows secrets. No I/O.
+caller allows secrets. ``check_rows`` applies both to a whole import with one
+clock reading; ``deeper_than`` and ``surrogate_free`` judge an import's JSON
+text at once (what a walk over every parsed value would find). No I/O.
 """
 
 from __future__ import annotations
