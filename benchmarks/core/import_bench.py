@@ -132,21 +132,23 @@ def main() -> None:
         if args.profile:
             profile(args.profile)
             return
-        rows = []
+        print("| code | entries | into | added | import s | entries/s | import peak RSS MB "
+              "| then cold recall s | then remember s (auto-archive) |")  # fmt: skip
+        print("|---|---:|---|---:|---:|---:|---:|---:|---:|", flush=True)
         for n in (int(size) for size in args.sizes.split(",")):
             export = Path(home) / f"export-{n}.json"
             export_file(export, n)
             for base in (0, BASE):
                 for name, src in sources:
                     SOURCE[0] = src
-                    rows.append({"code": name, **measure(n, export, base, not args.no_after)})
-    print("| code | entries | into | added | import s | entries/s | import peak RSS MB "
-          "| then cold recall s | then remember s (auto-archive) |")  # fmt: skip
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        into = f"{r['base']:,} entries" if r["base"] else "empty"
-        print(f"| {r['code']} | {r['n']:,} | {into} | {r['added']:,} | {r['seconds']:.2f} | "
-              f"{r['rate']:,.0f} | {r['rss']:.0f} | {r['recall']:.2f} | {r['remember']:.2f} |")  # fmt: skip
+                    _print_row(name, measure(n, export, base, not args.no_after))
+
+
+def _print_row(code: str, r: dict[str, float]) -> None:
+    into = f"{r['base']:,} entries" if r["base"] else "empty"
+    print(f"| {code} | {r['n']:,} | {into} | {r['added']:,} | {r['seconds']:.2f} | "
+          f"{r['rate']:,.0f} | {r['rss']:.0f} | {r['recall']:.2f} | {r['remember']:.2f} |",
+          flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
