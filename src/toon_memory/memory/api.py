@@ -19,7 +19,7 @@ from toon_memory.errors import InputError, NotFoundError
 from toon_memory.memory.editor import Editor, Unpinned, find_entry
 from toon_memory.memory.maintenance import Checkpoint, InitResult, Maintenance
 from toon_memory.memory.recaller import PRIMER_TOP, Primer, Recaller
-from toon_memory.memory.transfer import ImportReport, Transfer
+from toon_memory.memory.transfer import ImportReport, Progress, Transfer
 from toon_memory.model.checks import check_limit, check_whole
 from toon_memory.model.clock import is_expired, resolve_since, today
 from toon_memory.model.entry import Entry, EntryMap, Summary
@@ -405,10 +405,13 @@ class Memory:
         """Write every entry and summary to a JSON file; return the entry count."""
         return self._transfer.export(path)
 
-    def import_(self, path: str | Path, allow_secrets: bool = False) -> ImportReport:
+    def import_(
+        self, path: str | Path, allow_secrets: bool = False, progress: Progress | None = None
+    ) -> ImportReport:
         """Bring entries in from a file; duplicates by key are skipped and reported, and so
-        are rows holding a credential unless ``allow_secrets``."""
-        return self._transfer.import_(path, allow_secrets)
+        are rows holding a credential unless ``allow_secrets``; ``progress(done, total)``
+        hears how many rows are checked."""
+        return self._transfer.import_(path, allow_secrets, progress)
 
     def import_rows(
         self, rows: list[dict[str, Any]], summaries: list[Summary] | None = None,

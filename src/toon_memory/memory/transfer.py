@@ -9,13 +9,16 @@ not active yet, skips the others, and reports every skip and repair: nothing
 is dropped silently. A file over ``limits.importBytes``, nested past
 ``limits.importDepth``, empty, of a newer format or not a memory at all is
 refused whole (``ImportFormatError``, exit 2). Every row is validated as
-``remember`` validates (``import_rules``) before one journaled write.
+``remember`` validates (``rules.imports``), before the lock is taken, then
+everything comes in by one durable write (``store.bulk``: a journal append, or
+for a big batch one new data.toon), so an import lands whole or not at all.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,16 +36,19 @@ from toon_memory.model.clock import today
 from toon_memory.model.entry import Entry, Summary, is_valid_id
 from toon_memory.model.settings import Limits
 from toon_memory.rules.remember import new_id, versions_to_drop
-from toon_memory.store import journal
 from toon_memory.store.config import load_config
 from toon_memory.store.paths import inside_a_memory
 from toon_memory.system.atomic import write_atomic
 
 if TYPE_CHECKING:
+    from toon_memory.rules.imports import Verdict
+    from toon_memory.store.bulk import Batch
     from toon_memory.store.state import State
     from toon_memory.store.store import Store
 
 DEFAULT_LIMITS = Limits()
+#: ``progress(done, total)``: how many of an import's rows are checked.
+Progress = Callable[[int, int], None]
 
 
 @dataclass
@@ -98,7 +104,9 @@ def parse_import_json(text: str, path: Path, depth: int = DEFAULT_LIMITS.import_
         data = None
         deep = True
     else:
-        deep = _deeper_than(data, depth)
+        from toon_memory.rules.imports import deeper_than  # not on every command's path
+
+        deep = deeper_than(text, depth)
     if deep:
         raise ImportFormatError(
             f"{path}: nested deeper than {depth} levels (limits.importDepth in config.json)"
@@ -106,27 +114,19 @@ def parse_import_json(text: str, path: Path, depth: int = DEFAULT_LIMITS.import_
     return data
 
 
-def _deeper_than(data: Any, depth: int) -> bool:
-    """True when ``data`` nests lists/objects more than ``depth`` levels (no recursion)."""
-    stack: list[tuple[Any, int]] = [(data, 1)] if isinstance(data, (dict, list)) else []
-    while stack:
-        value, level = stack.pop()
-        if level > depth:
-            return True
-        children = value.values() if isinstance(value, dict) else value
-        stack.extend((c, level + 1) for c in children if isinstance(c, (dict, list)))
-    return False
-
-
 def read_import_file(
     path: Path, limits: Limits = DEFAULT_LIMITS
-) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
-    """Rows, summaries and reader notes from an export, a JSON list or a .toon file."""
+) -> tuple[list[dict[str, Any]], list[Summary], list[str], bool]:
+    """Rows, summaries and reader notes from an export, a JSON list or a .toon file, and
+    whether every text is known to be valid Unicode (JSON without a surrogate escape)."""
     text = read_import_text(path, limits.import_bytes)
     if not text.strip():
         raise ImportFormatError(f"{path} is empty: nothing to import")
     if text.lstrip()[:1] in ("{", "[") or path.suffix.lower() == ".json":
-        return _rows_from_json(parse_import_json(text, path, limits.import_depth), path)
+        from toon_memory.rules.imports import surrogate_free
+
+        data = parse_import_json(text, path, limits.import_depth)
+        return *_rows_from_json(data, path), surrogate_free(text)
     from toon_memory.store.codec import decode_document
 
     try:
@@ -139,7 +139,7 @@ def read_import_file(
         ) from None
     except StoreError as exc:  # a newer format
         raise ImportFormatError(str(exc)) from None
-    return [e.to_dict() for e in doc.entries], doc.summaries, list(doc.repairs)
+    return [e.to_dict() for e in doc.entries], doc.summaries, list(doc.repairs), False
 
 
 def _rows_from_json(data: Any, path: Path) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
@@ -178,14 +178,25 @@ def _is_skip(note: str) -> bool:
     return note.startswith("skipped") or note.endswith(", skipped")
 
 
-def _is_duplicate(entry: Entry, state: State, seen: set[str]) -> bool:
-    """An active key already taken, or the very same entry (id or key+content) already stored."""
-    if entry.active:
-        return state.by_key(entry.key) is not None or entry.key in seen
-    same = state.entries.get(entry.id)
-    if same is not None and same.key == entry.key:
-        return True
-    return any(e.key == entry.key and e.content == entry.content for e in state.entries.values())
+class _Stored:
+    """What an import checks its rows against: the state, and (built on first need) the
+    (key, content) pairs of every stored entry, so a duplicate costs no scan of them all."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._pairs: set[tuple[str, str]] | None = None
+
+    def holds(self, entry: Entry, seen: set[str]) -> bool:
+        """An active key already taken, or the very same entry (id or key+content) stored."""
+        state = self.state
+        if entry.active:
+            return state.by_key(entry.key) is not None or entry.key in seen
+        same = state.entries.get(entry.id)
+        if same is not None and same.key == entry.key:
+            return True
+        if self._pairs is None:
+            self._pairs = {(e.key, e.content) for e in state.entries.values()}
+        return (entry.key, entry.content) in self._pairs
 
 
 def category_notice(unknown: Counter[str]) -> str:
@@ -200,35 +211,38 @@ def category_notice(unknown: Counter[str]) -> str:
             "meta.category")  # fmt: skip
 
 
-def _admit(
-    row: dict[str, Any], number: int, state: State, seen: set[str], report: ImportReport,
-    limits: Limits, unknown: Counter[str], allow_secrets: bool = False,
-) -> Entry | None:  # fmt: skip
-    from toon_memory.rules.imports import admit_row, secret_problem  # not on every command's path
+def _label(row: dict[str, Any], number: int) -> str:
+    """``entry N (key)`` as the report names a row (the key left out when it holds a secret)."""
     from toon_memory.rules.secrets import scan_text
 
-    verdict = admit_row(row, limits)
-    entry = verdict.entry
-    secret = "" if entry is None or allow_secrets else secret_problem(entry)
     key = str(row.get("key", "?"))
     shown = quote(key[:QUOTE])[1:-1] + ("..." if len(key) > QUOTE else "")
-    label = f"entry {number}" + ("" if scan_text(key) else f" ({shown})")
-    if entry is None or secret:
+    return f"entry {number}" + ("" if scan_text(key) else f" ({shown})")
+
+
+def _admit(
+    verdict: Verdict, row: dict[str, Any], number: int, stored: _Stored, seen: set[str],
+    report: ImportReport, unknown: Counter[str],
+) -> Entry | None:  # fmt: skip
+    """The checked row's entry when it comes in (a fresh id when its own is unusable),
+    else None; the report counts and names every skip and repair."""
+    entry = verdict.entry
+    if entry is None:
         report.skipped += 1
-        report.messages.append(f"{label}: skipped: {verdict.problem or secret}")
+        report.messages.append(f"{_label(row, number)}: skipped: {verdict.problem}")
         return None
-    if _is_duplicate(entry, state, seen):
+    if stored.holds(entry, seen):
         report.skipped += 1
-        report.messages.append(f"{label}: skipped: already in memory")
+        report.messages.append(f"{_label(row, number)}: skipped: already in memory")
         return None
     if verdict.foreign:
         unknown[verdict.foreign] += 1
     if verdict.repairs or verdict.foreign:
         report.repaired += 1
     if verdict.repairs:
-        report.messages.append(f"{label}: " + "; ".join(verdict.repairs))
-    if not is_valid_id(entry.id) or entry.id in state.entries:
-        entry.id = new_id(state.entries)
+        report.messages.append(f"{_label(row, number)}: " + "; ".join(verdict.repairs))
+    if not is_valid_id(entry.id) or entry.id in stored.state.entries:
+        entry.id = new_id(stored.state.entries)
     if entry.active:
         seen.add(entry.key)
     return entry
@@ -326,11 +340,14 @@ class Transfer:
                 "memory's own files: name a file outside it",
             )
 
-    def import_(self, path: str | Path, allow_secrets: bool = False) -> ImportReport:
+    def import_(
+        self, path: str | Path, allow_secrets: bool = False, progress: Progress | None = None
+    ) -> ImportReport:
         """Bring entries in from a file; duplicates by key are skipped and reported, and so
-        are rows holding a credential unless ``allow_secrets``."""
-        rows, summaries, notes = read_import_file(Path(path), self.limits())
-        return self.import_rows(rows, summaries, notes, allow_secrets)
+        are rows holding a credential unless ``allow_secrets``. ``progress(done, total)``
+        hears how many rows are checked (a plain callback: the caller draws any bar)."""
+        rows, summaries, notes, plain = read_import_file(Path(path), self.limits())
+        return self._import(rows, summaries, notes, allow_secrets, progress, plain)
 
     def import_rows(
         self,
@@ -338,36 +355,48 @@ class Transfer:
         summaries: list[Summary] | None = None,
         notes: list[str] | None = None,
         allow_secrets: bool = False,
+        progress: Progress | None = None,
     ) -> ImportReport:
         """Bring in entry objects (export or file-column names); the same rules as ``import_``."""
+        return self._import(rows, summaries, notes, allow_secrets, progress, False)
+
+    def _import(
+        self, rows: list[dict[str, Any]], summaries: list[Summary] | None,
+        notes: list[str] | None, allow_secrets: bool, progress: Progress | None, plain: bool,
+    ) -> ImportReport:  # fmt: skip
+        """Rows are checked before the lock is taken (the checks are pure; ``plain``: every
+        text is valid Unicode already); duplicates, ids and history are settled on the
+        locked state, and the batch is written at once (``store.bulk``: a big one as a new
+        data.toon)."""
+        from toon_memory.rules.imports import check_rows  # not on every command's path
+        from toon_memory.rules.secrets import ALLOW_FIELD
+        from toon_memory.store.bulk import Batch, write_batch
+
         rows, report = _start_report(rows, notes or [])
         summaries = list(summaries or [])
         _supersede_repeated_keys(rows, report)
-        from toon_memory.rules.secrets import ALLOW_FIELD
-
         allow = check_bool(allow_secrets, ALLOW_FIELD)
         config = load_config(self.store.paths.config)
+        verdicts = check_rows(rows, config.limits, allow, progress, plain)
 
-        def apply(state: State) -> tuple[list[journal.Op], ImportReport]:
-            seen: set[str] = set()
+        def plan(state: State) -> tuple[Batch, ImportReport]:
+            stored, seen, unknown = _Stored(state), set[str](), Counter[str]()
             admitted: list[Entry] = []
-            unknown: Counter[str] = Counter()
             taken = set(state.entries)
-            for number, row in enumerate(rows, start=1):
-                entry = _admit(row, number, state, seen, report, config.limits, unknown, allow)
+            for number, (verdict, row) in enumerate(zip(verdicts, rows, strict=True), start=1):
+                entry = _admit(verdict, row, number, stored, seen, report, unknown)
                 if entry is not None:
                     while entry.id in taken:
                         entry.id = new_id(taken)
                     taken.add(entry.id)
                     admitted.append(entry)
             dropped = _past_horizon(state, admitted, config.history_versions, report)
-            ops = [journal.put(e.to_row()) for e in admitted if e.id not in dropped]
-            ops += [journal.delete(i) for i in dropped if i in state.entries]
+            batch = Batch([e for e in admitted if e.id not in dropped],
+                          [i for i in dropped if i in state.entries],
+                          [s for s in summaries if s.file not in state.summaries])  # fmt: skip
             report.added += len(admitted) - sum(1 for e in admitted if e.id in dropped)
-            ops.extend(journal.put_summary(s.file, s.summary, s.date) for s in summaries
-                       if s.file not in state.summaries)  # fmt: skip
             if unknown:
                 report.messages.append(category_notice(unknown))
-            return ops, report
+            return batch, report
 
-        return self.store.mutate(apply)
+        return write_batch(self.store, plan)

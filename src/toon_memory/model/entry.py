@@ -123,6 +123,8 @@ class Entry:
 
 ATTRIBUTES: tuple[str, ...] = tuple(f.name for f in fields(Entry))
 _ATTR_OF: dict[str, str] = dict(zip(FIELDS, ATTRIBUTES, strict=True))
+#: The attribute a row's name sets: a file column's, else an attribute named itself.
+_ATTR_NAMED: dict[str, str] = {**{name: name for name in ATTRIBUTES}, **_ATTR_OF}
 
 
 def split_link(link: str) -> tuple[str, str]:
@@ -192,7 +194,7 @@ def entry_from_row(row: dict[str, Any]) -> Entry:
     values: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     for name, value in row.items():
-        attr = _ATTR_OF.get(name, name if name in ATTRIBUTES else "")
+        attr = _ATTR_NAMED.get(name, "")
         if attr:
             values[attr] = value
         else:

@@ -9,15 +9,19 @@ happens silently: each one is listed in ``Verdict.repairs`` naming the field.
 Only what cannot be repaired without guessing (no key, no content, an
 oversized value, a number that does not parse) is refused; so is a row holding
 a credential (``secret_problem``, named by kind, never quoted), unless the
-caller allows secrets. No I/O.
+caller allows secrets. ``check_rows`` applies both to a whole import with one
+clock reading; ``deeper_than`` and ``surrogate_free`` judge an import's JSON
+text at once (what a walk over every parsed value would find). No I/O.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
+from functools import lru_cache
 from typing import Any
 
 from toon_memory.errors import InputError, quote
@@ -69,6 +73,7 @@ def _clean(value: Any, fixed: list[str], name: str) -> Any:
     return value
 
 
+@lru_cache(maxsize=4096)
 def _reads_as_day(value: str) -> bool:
     if not _DAY.match(value):
         return False
@@ -160,8 +165,8 @@ def _relative_ttl(entry: Entry) -> None:
         pass  # not a span from a day: the checks below clear it, with a repair note
 
 
-def _repair_dates(entry: Entry, repairs: list[str]) -> None:
-    day, stamp = today().isoformat(), now_iso()
+def _repair_dates(entry: Entry, repairs: list[str], clock: tuple[str, str] | None) -> None:
+    day, stamp = clock or import_clock()
     _relative_ttl(entry)
     for name, default in (("date", day), ("created", stamp), ("updated", ""),
                           ("ttl", ""), ("last_accessed", ""), ("superseded_on", "")):  # fmt: skip
@@ -221,11 +226,44 @@ def _check_sizes(entry: Entry, limits: Limits, repairs: list[str]) -> str:
     return ""
 
 
-def admit_row(row: dict[str, Any], limits: Limits) -> Verdict:
-    """Validate one imported row as ``remember`` would, repairing what is safe to repair."""
+def import_clock() -> tuple[str, str]:
+    """(today, now) as an import stamps entries that give no date: one reading per import."""
+    return today().isoformat(), now_iso()
+
+
+def _plain_unicode(row: dict[str, Any]) -> bool:
+    """True when every key and text of ``row`` (flat, or lists of texts) is valid Unicode,
+    so ``_clean`` would change nothing; False also when a value is nested (check it all)."""
+    texts: list[str] = [key for key in row if isinstance(key, str)]
+    for value in row.values():
+        if isinstance(value, str):
+            texts.append(value)
+        elif isinstance(value, list):
+            if not all(isinstance(item, str) for item in value):
+                return False
+            texts.extend(value)
+        elif isinstance(value, dict) and value:
+            return False
+    try:
+        "".join(texts).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def admit_row(
+    row: dict[str, Any], limits: Limits, clock: tuple[str, str] | None = None,
+    plain: bool = False,
+) -> Verdict:  # fmt: skip
+    """Validate one imported row as ``remember`` would, repairing what is safe to repair.
+
+    ``clock`` is ``import_clock()`` read once for a whole import (read per row when None);
+    ``plain``: the caller knows every text of the row is valid Unicode (no lone surrogate).
+    """
     fixed: list[str] = []
     try:
-        clean = {_clean(k, fixed, str(k)): _clean(v, fixed, str(k)) for k, v in row.items()}
+        clean = row if plain or _plain_unicode(row) else {
+            _clean(k, fixed, str(k)): _clean(v, fixed, str(k)) for k, v in row.items()}  # fmt: skip
         entry = entry_from_row(clean)
     except RecursionError:
         return Verdict(None, "nested too deeply")
@@ -240,16 +278,67 @@ def admit_row(row: dict[str, Any], limits: Limits) -> Verdict:
     foreign = _keep_category(entry)
     _repair_enums(entry, repairs)
     _repair_numbers(entry, repairs)
-    _repair_dates(entry, repairs)
+    _repair_dates(entry, repairs, clock)
     return Verdict(entry, "", repairs, foreign)
 
 
 def secret_problem(entry: Entry) -> str:
     """Why ``entry`` may not come in because it holds a credential ('' when it holds none);
     names the fields and kinds, never the value."""
-    from toon_memory.rules.secrets import describe, scan_entry
+    from toon_memory.rules.secrets import describe, might_hold_secret, scan_entry
 
+    texts = [entry.key, entry.content, *entry.tags, entry.file, entry.path_scope]
+    if entry.meta:
+        texts.append(json.dumps(entry.meta, ensure_ascii=False, default=str))
+    if not might_hold_secret("\n".join(texts)):  # no prefilter match spans a line break
+        return ""
     findings = scan_entry(entry)
     if not findings:
         return ""
     return f"{describe(findings)}, or import with allow_secrets (CLI --allow-secrets)"
+
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+#: A ``\uD800``-``\uDFFF`` escape: the one way JSON text read as UTF-8 holds a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def surrogate_free(text: str) -> bool:
+    """True when no string parsed from the JSON ``text`` (read as UTF-8) can hold a lone
+    surrogate: it has no surrogate escape (``plain`` for ``admit_row``)."""
+    return _SURROGATE_ESCAPE.search(text) is None
+
+
+def deeper_than(text: str, depth: int) -> bool:
+    """True when the valid JSON ``text`` nests lists/objects more than ``depth`` levels
+    (its brackets outside strings, counted: no walk over the parsed values, no recursion)."""
+    level = 0
+    for mark in _BRACKET.findall(_JSON_STRING.sub("", text)):
+        level += 1 if mark in "[{" else -1
+        if level > depth:
+            return True
+    return False
+
+
+#: How often ``check_rows`` reports progress (rows).
+PROGRESS_EVERY = 1000
+
+
+def check_rows(
+    rows: list[dict[str, Any]], limits: Limits, allow_secrets: bool,
+    progress: Callable[[int, int], None] | None = None, plain: bool = False,
+) -> list[Verdict]:  # fmt: skip
+    """``admit_row`` for each row with one clock reading, a row holding a credential refused
+    (``secret_problem``) unless ``allow_secrets``; ``progress(done, total)`` every
+    ``PROGRESS_EVERY`` rows and at the end (``plain``: as ``admit_row``'s, for all rows)."""
+    clock = import_clock()
+    verdicts: list[Verdict] = []
+    total = len(rows)
+    for number, row in enumerate(rows, start=1):
+        verdict = admit_row(row, limits, clock, plain)
+        secret = "" if verdict.entry is None or allow_secrets else secret_problem(verdict.entry)
+        verdicts.append(Verdict(None, secret) if secret else verdict)
+        if progress is not None and (number % PROGRESS_EVERY == 0 or number == total):
+            progress(number, total)
+    return verdicts

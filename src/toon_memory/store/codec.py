@@ -1,9 +1,11 @@
 """The ``data.toon`` / ``archive.toon`` document: entries and summaries as TOON.
 
-Invariant: ``encode_document`` writes spec TOON with the official
-``toon-format`` encoder (``|`` delimiter, ``version: 1`` first, the entries
-table with every column of ``model.FIELDS``, then ``summaries``), and
-``decode_document(encode_document(x)) == x`` for any entries. A file whose
+Invariant: ``encode_document`` writes spec TOON, the official ``toon-format``
+encoder's text byte for byte (``|`` delimiter, ``version: 1`` first, the entries
+table with every column of ``model.FIELDS``, then ``summaries``; written by
+``store.toon_table``, which knows this one shape, checked against that encoder
+by a property test), and ``decode_document(encode_document(x)) == x`` for any
+entries. A file whose
 ``version`` is newer than ``FORMAT_VERSION`` is refused (``NewerFormatError``),
 never guessed at. ``toon_format``
 is imported lazily: the read path served from the cache never pays for it.
@@ -35,14 +37,9 @@ class Document:
 
 def encode_document(entries: list[Entry], summaries: list[Summary]) -> str:
     """Spec TOON text for a memory file (ends with a newline)."""
-    import toon_format
+    from toon_memory.store.toon_table import encode_entries
 
-    payload: dict[str, Any] = {
-        "version": FORMAT_VERSION,
-        "entries": [entry.to_row() for entry in entries],
-        "summaries": [summary.to_row() for summary in summaries],
-    }
-    return toon_format.encode(payload, delimiter="|") + "\n"
+    return encode_entries(entries, summaries, FORMAT_VERSION)
 
 
 def decode_document(text: str, path: Path) -> Document:

@@ -92,7 +92,11 @@ def export(ctx: Invocation, file: str, as_json: bool) -> None:
 @handles_errors
 def import_cmd(ctx: Invocation, file: str, allow_secrets: bool, as_json: bool) -> None:
     """Import a JSON export, a JSON list of entries, or a data.toon (ours or TypeScript)."""
-    show(render.imported(ctx.memory.import_(file, allow_secrets), {}), as_json)
+    from toon_memory.adapters.cli.progress import progress_bar
+
+    with progress_bar("import", "entries") as progress:
+        report = ctx.memory.import_(file, allow_secrets, progress)
+    show(render.imported(report, {}), as_json)
 
 
 @click.command()
