@@ -11,8 +11,9 @@ dropped request. Every error text is short and encodable; over stdio
 (``lines``) and HTTP (``http``) a message the SDK's parser would drop (lone
 surrogates, nesting past its limit) is repaired first (``wire``), its
 refused arguments answered as a tool error naming them. ``close()`` ends the
-server's session and compacts the memory if it was opened. A stop (SIGTERM,
-end of stdin) waits at most ``STOP_WAIT`` seconds for a running call, then
+server's session and compacts the memory if it was opened. A stop (SIGTERM)
+waits at most ``STOP_WAIT`` seconds for a running call (end of stdin: at most
+``END_WAIT`` for every call read before it), then
 leaves it unanswered (a write it made is kept but not acknowledged), stops
 the processes it started and exits without compacting: the next open replays
 the journal. The server's session heartbeat (``heartbeat``) is written in the
@@ -58,6 +59,9 @@ T = TypeVar("T")
 log = logging.getLogger("toon_memory.adapters.server")
 #: Seconds a stop (SIGTERM, end of stdin) waits for a running call before leaving it.
 STOP_WAIT = 1.0
+#: At end of input, how long the calls the client sent before leaving get to answer
+#: (they were asked for: a busy machine may need more than ``STOP_WAIT`` to start one).
+END_WAIT = 10.0
 #: Longest tool error text.
 MAX_ERROR = 500
 
@@ -264,7 +268,7 @@ class ToonMemoryServer(MCPServer[Any]):
 
         from toon_memory.adapters.server.lines import StdinLines
 
-        lines = StdinLines(before_end=lambda: self.drain(lambda: lines.calls))
+        lines = StdinLines(before_end=lambda: self.drain(lambda: lines.calls, END_WAIT))
         lowlevel = self._lowlevel_server
         try:
             async with anyio.create_task_group() as group:
