@@ -3,7 +3,8 @@
 Run: ``python -m benchmarks.mcp.warm [--sizes 1000,10000,100000] [--calls 40]``.
 
 For each size: a synthetic memory (``benchmarks.core.store_bench.synthetic_memory``),
-``toon-memory mcp`` spawned over stdio, the handshake, one warm-up recall (where the
+its derived index built by one CLI ``recall`` first (``--fresh``: by the server itself,
+as on a memory's first day), ``toon-memory mcp`` spawned over stdio, the handshake, one warm-up recall (where the
 memory's derived index is built or caught up), then ``--calls`` ``memory_recall``
 calls (2-3 words drawn from the memory's own vocabulary, a fixed seed) and
 ``--calls`` ``memory_remember`` calls, each timed from request written to answer
@@ -26,7 +27,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from benchmarks.core.store_bench import WORDS, synthetic_memory
+from benchmarks.core.store_bench import WORDS, _cli_rss, synthetic_memory
 from benchmarks.retrieval.common import print_table
 
 SERVER = [sys.executable, "-m", "toon_memory", "mcp"]
@@ -84,12 +85,14 @@ def _p95(values: list[float]) -> float:
     return sorted(values)[min(len(values) - 1, int(len(values) * 0.95))]
 
 
-def measure(n: int, calls: int) -> list[object]:
+def measure(n: int, calls: int, prebuilt: bool) -> list[object]:
     rng = random.Random(5)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / ".git").mkdir()
         synthetic_memory(root, n)
+        if prebuilt:  # the derived index made by another process, as on any day but the first
+            _cli_rss(root, "recall", "redis timeout")
         server = Server(root)
         try:
             start = time.perf_counter()
@@ -119,13 +122,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--calls", type=int, default=40)
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="let the server build the derived index itself (a memory's first day)",
+    )
     args = parser.parse_args(argv)
     if args.calls < 20:
         parser.error("--calls must be at least 20 (RSS is read after 20 recalls)")
     os.environ.setdefault("TOON_MEMORY_TODAY", "2026-07-15")
     with tempfile.TemporaryDirectory() as home:
         os.environ["TOON_MEMORY_HOME"] = home
-        rows = [measure(int(n), args.calls) for n in args.sizes.split(",")]
+        rows = [measure(int(n), args.calls, not args.fresh) for n in args.sizes.split(",")]
     print("A long-lived MCP server over stdio (ms per call, round trip; RSS of the server)\n")
     print_table(["entries", "first recall", "recall p50", "p95", "peak RSS MB after 20 recalls",
                  "remember p50", "p95", "peak RSS MB at end", "RSS MB at end"], rows)  # fmt: skip
