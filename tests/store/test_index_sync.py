@@ -128,7 +128,10 @@ def _builds(memory: Memory) -> int:
         db.close()
 
 
-def test_our_own_compaction_moves_the_index_instead_of_rebuilding_it(project: Path) -> None:
+def test_our_own_compaction_moves_the_index_instead_of_rebuilding_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOON_MEMORY_LEAN_BYTES", "0")  # a writer's view at this size too
     _filled(project, 500)
     memory = Memory(project)
     memory.remember("bug", "fresh-one", "redis timeout worker 3 pool")

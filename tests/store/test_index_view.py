@@ -28,6 +28,14 @@ from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.state import Lookup
 
 _KEYS = [f"k{i}" for i in range(6)]
+
+
+@pytest.fixture(autouse=True)
+def lean_at_any_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writes go through the index from the first byte (by default only from 4 MiB on)."""
+    monkeypatch.setenv("TOON_MEMORY_LEAN_BYTES", "0")
+
+
 _WORDS = ["redis", "pool", "timeout", "auth", "token", "deploy", "queue"]
 
 _remember = st.tuples(st.just("remember"), st.sampled_from(_KEYS),
@@ -152,3 +160,16 @@ def test_an_unknown_key_is_still_a_clear_error_over_the_index(project: Path, act
     with pytest.raises(NotFoundError, match="unknown"):
         getattr(fresh, action)("unknown")
     assert fresh.store.loaded() is None
+
+
+def test_a_small_memory_writes_over_its_state(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under TOON_MEMORY_LEAN_BYTES a long-lived process keeps the state: faster writes."""
+    monkeypatch.setenv("TOON_MEMORY_LEAN_BYTES", str(64 * 1024 * 1024))
+    _past_eager_compaction(project)
+    memory = Memory(project)
+    memory.recall("warm")
+    memory.remember("decision", "small", "a small memory keeps its state loaded")
+    assert memory.store.loaded() is not None
+    assert Memory(project).get("small").content == "a small memory keeps its state loaded"
