@@ -26,6 +26,7 @@ of a word count for less than the word itself).
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -61,25 +62,26 @@ def term_scores(
     return {slot: c * tf / (tf + base + per_len * length) for slot, tf, length in postings}
 
 
-class Scoring:
+class Scoring(ABC):
     """Query scoring over any posting source (in memory here, SQLite in ``store.index_db``).
 
     A subclass supplies the document count, the average weighted length,
     ``doc_freq`` and ``postings``; the maths lives here once.
     """
 
-    def count(self) -> int:
-        raise NotImplementedError
+    @abstractmethod
+    def count(self) -> int: ...
 
-    def avg_len(self) -> float:
-        raise NotImplementedError
+    @abstractmethod
+    def avg_len(self) -> float: ...
 
-    def doc_freq(self, term: str) -> int:
-        raise NotImplementedError
+    @abstractmethod
+    def doc_freq(self, term: str) -> int: ...
 
+    @abstractmethod
     def postings(self, term: str) -> Iterable[tuple[int, float, float]]:
         """``(slot, tf, |d|)`` of every document holding ``term``, in slot order."""
-        raise NotImplementedError
+        ...
 
     def score(
         self, groups: Sequence[Sequence[str]], weights: Sequence[Mapping[str, float]] = ()
@@ -110,11 +112,11 @@ class Scoring:
             for group, drop, weight in zip(groups, skip, weighting, strict=True)
         ]
 
-    def doc_id(self, slot: int) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def doc_id(self, slot: int) -> str: ...
 
-    def slot(self, doc_id: str) -> int | None:
-        raise NotImplementedError
+    @abstractmethod
+    def slot(self, doc_id: str) -> int | None: ...
 
     def doc_ids(self, slots: Sequence[int]) -> list[str]:
         """``doc_id`` of many slots, in order."""
