@@ -73,3 +73,45 @@ def no_entry_cap(project: Path) -> None:
     folder = project / ".toon-memory" / "memory"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "config.json").write_text('{"autoArchive": {"maxEntries": 0}}\n', encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[object]:
+    """A throw-away PostgreSQL cluster for this test session (``tests/postgres.py``)."""
+    from tests.postgres import start_cluster
+
+    cluster = start_cluster()
+    if isinstance(cluster, str):
+        pytest.skip(cluster)
+    yield cluster
+    from toon_memory.store.team.database import close_all
+
+    close_all()
+    cluster.stop()
+
+
+_DATABASES = iter(range(1, 1_000_000))
+
+
+@pytest.fixture
+def database(postgres: object) -> str:
+    """The URL of a new, empty database of the session's cluster (``team init`` not run)."""
+    import psycopg
+    from tests.postgres import Cluster
+
+    assert isinstance(postgres, Cluster)
+    name = f"t{os.getpid()}_{next(_DATABASES)}"
+    with psycopg.connect(postgres.url(), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return postgres.url(name)
+
+
+@pytest.fixture
+def team_database(database: str) -> Iterator[str]:
+    """The URL of a new database that ``team init`` has migrated."""
+    from toon_memory.store.team.database import close_pool, run
+    from toon_memory.store.team.schema import migrate
+
+    run(database, migrate)
+    yield database
+    close_pool(database)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from toon_memory.errors import (
         AgentConfigError,
         CorruptFileError,
+        DatabaseError,
         EncryptionError,
         FileAccessError,
         ImportFormatError,
@@ -52,6 +53,7 @@ _WHERE: dict[str, str] = {
     "CATEGORIES": "model.entry",
     "Checkpoint": "memory.maintenance",
     "CorruptFileError": "errors",
+    "DatabaseError": "errors",
     "Diff": "rules.changes",
     "Entry": "model.entry",
     "FIELDS": "model.entry",
@@ -80,6 +82,7 @@ __all__ = [
     "ArchiveResult",
     "Checkpoint",
     "CorruptFileError",
+    "DatabaseError",
     "Diff",
     "EncryptionError",
     "Entry",

@@ -133,6 +133,12 @@ class ReadOnlyMemoryError(FileAccessError):
     """A change was asked of a memory whose folder cannot be written; reads still work."""
 
 
+class DatabaseError(StoreError):
+    """The team database (PostgreSQL) could not be reached or refused a statement. The
+    message names the server (never a password) and says what to do; nothing was
+    acknowledged when it is raised."""
+
+
 class ImportFormatError(InputError):
     """An import file is in no format we can read (names the file; field ``file``)."""
 

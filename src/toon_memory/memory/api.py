@@ -60,17 +60,37 @@ def _index_version() -> str:
     return str(INDEX_VERSION)
 
 
+def _open_store(paths: MemoryPaths, database: str | None, name: str) -> Store:
+    from toon_memory.store.team.database import database_url
+
+    url = database_url(database)
+    if url is None:
+        return Store(paths, make_derived=_build_engine, derived_version=_index_version())
+    from toon_memory.store.team.team_store import TeamStore
+
+    return TeamStore(paths, url, name, make_derived=_build_engine, derived_version=_index_version())
+
+
 class Memory:
     """A project's (or the global) memory."""
 
-    def __init__(self, project: str | Path | None = None, *, global_store: bool = False) -> None:
+    def __init__(
+        self,
+        project: str | Path | None = None,
+        *,
+        global_store: bool = False,
+        database: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        """``database`` (or ``TOON_MEMORY_DATABASE_URL``): keep the entries in that team
+        database, as project ``name`` (default: the project folder's name)."""
         if global_store:
             self.root = home_dir()
             self.paths = MemoryPaths.for_global()
         else:
             self.root = find_project_root(project)
             self.paths = MemoryPaths.for_project(self.root)
-        self.store = Store(self.paths, make_derived=_build_engine, derived_version=_index_version())
+        self.store = _open_store(self.paths, database, name or self.root.name)
         self._recaller = Recaller(self.store, self.root)
         self._editor = Editor(self.store, self.root, self._recaller)
         self._upkeep = Maintenance(self.store, self.root, project=not global_store)

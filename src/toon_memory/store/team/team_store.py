@@ -1,0 +1,212 @@
+"""``TeamStore``: a ``Store`` whose entries live in the team database, not in data.toon.
+
+Invariants:
+- The state this process holds is the database's as of ``rev``: every ``state()`` asks
+  for the project's revision (one indexed row) and applies only the writes after it,
+  so a write through another server is seen by the next call here.
+- ``mutate`` runs the change inside one transaction that holds the project's row lock:
+  it catches the state up under the lock, runs the same change function the file store
+  runs, writes its operations and the new revision, and commits. Only then does the
+  state take the operations: a failed or rolled-back write leaves no trace anywhere,
+  and two servers never lose each other's writes.
+- Accesses are appended to the project's access log under the same lock (statistics:
+  a database error there is swallowed, as a read-only file store does).
+- The project's side files (sessions, captured notes, settings) stay in ``paths``, a
+  local folder of the process that serves the project.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from toon_memory.errors import DatabaseError, InputError, StoreError
+from toon_memory.model.clock import today
+from toon_memory.model.entry import Entry, EntryMap
+from toon_memory.store import journal
+from toon_memory.store.state import Derived, Lookup, State
+from toon_memory.store.store import Store
+from toon_memory.store.team import rows
+from toon_memory.store.team.database import run
+from toon_memory.store.team.schema import require_current
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from toon_memory.store.crypto import Key
+    from toon_memory.store.index_view import IndexView
+    from toon_memory.store.paths import MemoryPaths
+
+T = TypeVar("T")
+PROJECT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+def check_project(name: str) -> str:
+    """A team project's name: 1-64 letters, digits, ``.``, ``_`` or ``-``."""
+    if not isinstance(name, str) or not PROJECT_NAME.fullmatch(name):
+        raise InputError("project", "a name of 1-64 letters, digits, '.', '_' or '-' (not first)")
+    return name
+
+
+class TeamStore(Store):
+    """One project of a team database, read and written through ``Store``'s interface."""
+
+    def __init__(
+        self,
+        paths: MemoryPaths,
+        url: str,
+        project: str,
+        make_derived: Callable[[EntryMap], Derived] | None = None,
+        derived_version: str = "",
+    ) -> None:
+        super().__init__(paths, make_derived, derived_version)
+        self.url = url
+        self.project = check_project(project)
+        self._rev = 0
+        self._arev = 0
+        self._mutex = threading.RLock()
+        self._conn: psycopg.Connection[tuple[Any, ...]] | None = None
+        self._checked = False
+
+    # -- reading ---------------------------------------------------------
+    def key(self) -> Key | None:
+        return None
+
+    def encrypted(self) -> bool:
+        return False
+
+    def release(self) -> None:
+        with self._mutex:
+            super().release()
+            self._rev = self._arev = 0
+
+    def state(self) -> State:
+        with self._mutex:
+            return run(self.url, self._current)
+
+    def _current(self, conn: psycopg.Connection[tuple[Any, ...]]) -> State:
+        self._check(conn)
+        with conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            head = rows.project_row(conn, self.project) or (0, 0)
+            return self._sync(conn, *head)
+
+    def _check(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+        if not self._checked:
+            require_current(conn)
+            self._checked = True
+
+    def _sync(self, conn: psycopg.Connection[tuple[Any, ...]], rev: int, arev: int) -> State:
+        """The state at (rev, arev): caught up when loaded and not ahead, else read whole."""
+        state = self._state
+        if state is None or rev < self._rev or arev < self._arev:
+            state = self._load(conn, rev, arev)
+        else:
+            if rev > self._rev:
+                state.apply(rows.changes_since(conn, self.project, self._rev))
+            if arev > self._arev:
+                state.fold_accesses(rows.access_lines(conn, self.project, self._arev, arev))
+        self._state, self._rev, self._arev = state, rev, arev
+        return state
+
+    def _load(self, conn: psycopg.Connection[tuple[Any, ...]], rev: int, arev: int) -> State:
+        state = State()
+        state.load(rows.all_entries(conn, self.project))
+        for summary in rows.all_summaries(conn, self.project):
+            state.summaries[summary.file] = summary
+        state.fold_accesses(rows.access_lines(conn, self.project, 0, arev))
+        if self._make_derived is not None:
+            state.derived = self._make_derived(state.entries)
+        return state
+
+    # -- writing ---------------------------------------------------------
+    def mutate(self, change: Callable[[State], tuple[list[journal.Op], T]]) -> T:
+        with self._mutex:
+            return run(self.url, lambda conn: self._write(conn, change))
+
+    def mutate_lean(
+        self,
+        change: Callable[[Lookup], tuple[list[journal.Op], T]],
+        lean: Callable[[], IndexView | None],
+    ) -> T:
+        return self.mutate(change)
+
+    def _write(
+        self,
+        conn: psycopg.Connection[tuple[Any, ...]],
+        change: Callable[[State], tuple[list[journal.Op], T]],
+    ) -> T:
+        self._check(conn)
+        self.ensure_folder()
+        with conn.transaction():
+            rev, arev, next_pos = rows.lock_project(conn, self.project)
+            state = self._sync(conn, rev, arev)
+            self._conn = conn
+            try:
+                ops, result = change(state)
+            finally:
+                self._conn = None
+            if ops:
+                end = rows.write_ops(conn, self.project, ops, rev + 1, next_pos)
+                conn.execute(
+                    "UPDATE projects SET rev = %s, next_pos = %s WHERE name = %s",
+                    (rev + 1, end, self.project),
+                )
+                conn.execute("SELECT pg_notify('toon_memory', %s)", (self.project,))
+        if ops:
+            state.apply(ops)
+            self._rev = rev + 1
+        return result
+
+    def record_access(self, ids: Iterable[str]) -> None:
+        wanted = list(ids)
+        if not wanted:
+            return
+        day = today().isoformat()
+
+        def log(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+            with conn.transaction():
+                rows.record_accesses(conn, self.project, wanted, day)
+
+        try:
+            run(self.url, log)
+        except DatabaseError:  # statistics only: never fails a recall
+            return
+
+    def writable(self) -> bool:
+        return True
+
+    # -- what a database has no use for ---------------------------------
+    def journal_size(self) -> int:
+        return 0
+
+    def _maybe_compact(self) -> None:
+        return None
+
+    def compact(self) -> bool:
+        """Nothing to fold: the database is always compact."""
+        return True
+
+    def save_cache(self) -> None:
+        return None
+
+    def set_aside_damage(self) -> bool:
+        return False
+
+    def rewrite_snapshot(self, key: Key | None) -> None:
+        raise StoreError(
+            "a team memory lives in PostgreSQL: encrypt the database's disk or connection "
+            "(TLS) instead; encrypt/decrypt work on local memories only"
+        )
+
+    # -- archive ---------------------------------------------------------
+    def read_archive(self) -> list[Entry]:
+        return run(self.url, lambda conn: rows.read_archive(conn, self.project))
+
+    def write_archive(self, entries: list[Entry]) -> None:
+        """Replace the archive, inside ``mutate``'s transaction."""
+        if self._conn is None:
+            raise StoreError("write_archive must run inside a change (mutate)")
+        rows.write_archive(self._conn, self.project, entries)
