@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -115,3 +116,31 @@ def team_database(database: str) -> Iterator[str]:
     run(database, migrate)
     yield database
     close_pool(database)
+
+
+#: The stores every ``Memory`` API test runs over: the files, and a team database.
+STORES = ("file", "team")
+
+
+def open_memory(request: pytest.FixtureRequest, project: Path) -> Any:
+    """``Memory(project)`` over the store the test is parametrised with (``STORES``).
+
+    For ``team`` the whole test runs over a new team database: ``TOON_MEMORY_DATABASE_URL``
+    is set, so every ``Memory`` it opens, and every CLI or server it starts, uses it.
+    """
+    from toon_memory import Memory
+
+    if getattr(request, "param", "file") == "team":
+        url = request.getfixturevalue("team_database")
+        request.getfixturevalue("monkeypatch").setenv("TOON_MEMORY_DATABASE_URL", url)
+    return Memory(project)
+
+
+def reopen(memory: Any) -> Any:
+    """A second ``Memory`` over the same store as ``memory`` (another process's view)."""
+    from toon_memory import Memory
+
+    url = getattr(memory.store, "url", None)
+    if url is None:
+        return Memory(memory.root)
+    return Memory(memory.root, database=url, name=memory.store.project)

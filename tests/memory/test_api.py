@@ -7,14 +7,17 @@ import os
 from pathlib import Path
 
 import pytest
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, STORES, open_memory, reopen
 
 from toon_memory import InputError, Memory, NotFoundError
 
+#: For a test of what the files hold: it runs over the file store only.
+FILES_ONLY = pytest.mark.parametrize("memory", ["file"], indirect=True)
 
-@pytest.fixture
-def memory(project: Path) -> Memory:
-    return Memory(project)
+
+@pytest.fixture(params=STORES)
+def memory(request: pytest.FixtureRequest, project: Path) -> Memory:
+    return open_memory(request, project)  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize(
@@ -129,7 +132,7 @@ def test_pin_tag_summary(memory: Memory) -> None:
     memory.summary("src/app.py", "Entry point; wires routes")
     saved = memory.summary("src/app.py")
     assert saved is not None and saved.summary == "Entry point; wires routes"
-    assert Memory(memory.root).summary("src/app.py") is not None
+    assert reopen(memory).summary("src/app.py") is not None
 
 
 def test_stats_and_diff(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -160,7 +163,7 @@ def test_archive_moves_stale_and_expired_and_restores(
     memory.remember("knowledge", "fresh", "new knowledge")
     result = memory.archive()
     assert [e.key for e in result.moved] == ["ancient"] and result.remaining == 1
-    assert memory.paths.archive.exists()
+    assert [e.key for e in memory.store.read_archive()] == ["ancient"]
     assert memory.stats().archived == 1
     assert memory.forget("ancient", action="restore").status == "active"
     assert sorted(e.key for e in memory.entries()) == ["ancient", "fresh"]
@@ -208,23 +211,25 @@ def test_import_plain_list_reports_skips(memory: Memory, tmp_path: Path) -> None
     assert any("two" in m for m in report.messages)
 
 
+@FILES_ONLY
 def test_reads_do_not_write_data(memory: Memory) -> None:
     memory.remember("decision", "cache", "Use Redis for the cache")
     before = memory.paths.data.read_bytes()
     assert memory.recall("redis cache").keys == ["cache"]
-    assert Memory(memory.root).get("cache").accessed == 1
+    assert reopen(memory).get("cache").accessed == 1
     assert memory.paths.data.read_bytes() == before
 
 
+@FILES_ONLY
 def test_restore_brings_back_newest_good_backup(memory: Memory) -> None:
     memory.remember("decision", "kept", "This survives")
     memory.backup()
     memory.paths.data.write_text(memory.paths.data.read_text()[:-40] + '"broken\n')
     report = dict((msg, level) for level, msg in memory.doctor())
     assert "error" in report.values()
-    _used, kept = Memory(memory.root).restore()
+    _used, kept = reopen(memory).restore()
     assert kept is not None and kept.exists()
-    assert Memory(memory.root).get("kept").content == "This survives"
+    assert reopen(memory).get("kept").content == "This survives"
 
 
 def test_opening_a_typescript_file_migrates_it_and_keeps_the_original(project: Path) -> None:

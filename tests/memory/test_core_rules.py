@@ -7,14 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.conftest import run_cli
+from tests.conftest import STORES, open_memory, run_cli
 
 from toon_memory import CorruptFileError, InputError, Memory
 
 
-@pytest.fixture
-def memory(project: Path) -> Memory:
-    return Memory(project)
+@pytest.fixture(params=STORES)
+def memory(request: pytest.FixtureRequest, project: Path) -> Memory:
+    return open_memory(request, project)
 
 
 def test_checkpoint_backs_up_and_names_the_backup(memory: Memory) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.conftest import STORES, open_memory
 
 from toon_memory.errors import InputError
 from toon_memory.memory.api import Memory
@@ -15,9 +16,9 @@ from toon_memory.memory.hooks import START_EVENTS, HookCall, HookStart, after_wr
 from toon_memory.render.sessions import hook_started
 
 
-@pytest.fixture
-def memory(project: Path) -> Memory:
-    found = Memory(project)
+@pytest.fixture(params=STORES)
+def memory(request: pytest.FixtureRequest, project: Path) -> Memory:
+    found = open_memory(request, project)
     found.init()
     found.remember("decision", "use-zod", "Validate input with zod", tags="api")
     return found

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.conftest import SHARED, run_cli
+from tests.conftest import SHARED, STORES, open_memory, run_cli
 
 from toon_memory import Memory
 
@@ -42,9 +42,9 @@ ROWS = [
 ]
 
 
-@pytest.fixture
-def memory(project: Path) -> Memory:
-    return Memory(project)
+@pytest.fixture(params=STORES)
+def memory(request: pytest.FixtureRequest, project: Path) -> Memory:
+    return open_memory(request, project)
 
 
 def test_ts_rows_keep_their_day_and_last_access(memory: Memory, tmp_path: Path) -> None:

@@ -79,6 +79,11 @@ def restore_backup(store: Store, backup: Path | None = None) -> tuple[Path, Path
     journal's readable lines stay, so writes made after the backup are
     replayed over it; its unreadable lines are moved to ``journal.broken-*``.
     """
+    if store.local():
+        raise StoreError(
+            f"the entries live in {store.local()}: restore a backup there with "
+            "`toon-memory team push` from a local copy, or with the database's own tools"
+        )
     key = store.key()
     if backup is not None:
         problem = _problem(backup, key)

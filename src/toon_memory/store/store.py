@@ -341,6 +341,16 @@ class Store(Compaction):
             self._pos = None  # no state is loaded: the index catches up from the journal
         return ops, result
 
+    def identity(self) -> tuple[object, ...]:
+        """What names the stored entries as they are now (data.toon's and the journal's
+        identity): what a cache derived from them is keyed on."""
+        return (file_id(self.paths.data), file_id(self.paths.journal))
+
+    def local(self) -> str:
+        """'' when the entries live in this folder's files, else where they live (a
+        file operation such as ``restore`` is refused then, naming it)."""
+        return ""
+
     def writable(self) -> bool:
         """Can a file be created in the memory folder (or the folder be created)?"""
         return folder_writable(self.paths.folder)

@@ -35,7 +35,8 @@ def server_env(project: Path, home: Path) -> dict[str, str]:
 def stdio_params(
     project: Path, home: Path, extra: dict[str, str] | None = None
 ) -> StdioServerParameters:
-    env = {k: v for k, v in os.environ.items() if k.startswith(("PATH", "PYTHON", "LANG", "LC_"))}
+    prefixes = ("PATH", "PYTHON", "LANG", "LC_", "TOON_MEMORY_DATABASE_URL")
+    env = {k: v for k, v in os.environ.items() if k.startswith(prefixes)}
     env.update(server_env(project, home))
     env.update(extra or {})
     return StdioServerParameters(command=SERVER_CMD[0], args=SERVER_CMD[1:], env=env)

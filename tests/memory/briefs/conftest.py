@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.conftest import STORES, open_memory
 from tests.memory.briefs.helpers import orders_repo, seed_memory
 
 from toon_memory.memory.api import Memory
@@ -29,9 +30,9 @@ def repo(tmp_path: Path) -> Path:
     return orders_repo(tmp_path / "orders")
 
 
-@pytest.fixture
-def memory(repo: Path) -> Memory:
+@pytest.fixture(params=STORES)
+def memory(request: pytest.FixtureRequest, repo: Path) -> Memory:
     """A memory of five entries dated five days ago, in the orders repository."""
-    found = Memory(repo)
+    found = open_memory(request, repo)
     seed_memory(found)
     return found

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.conftest import STORES, open_memory
 from tests.memory.curation.curating_helpers import seed, store_bytes
 
 from toon_memory import Memory
@@ -12,9 +13,9 @@ from toon_memory.errors import InputError, NotFoundError
 from toon_memory.model.entry import CONSOLIDATE_MODES
 
 
-@pytest.fixture
-def memory(project: Path) -> Memory:
-    mem = Memory(project)
+@pytest.fixture(params=STORES)
+def memory(request: pytest.FixtureRequest, project: Path) -> Memory:
+    mem = open_memory(request, project)
     seed(mem)
     return mem
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.conftest import STORES, open_memory
 from tests.project.gitrepo import commit_files, git, init_repo
 
 from toon_memory import Memory
@@ -35,9 +36,9 @@ def repo(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def memory(repo: Path) -> Memory:
-    memory = Memory(repo)
+@pytest.fixture(params=STORES)
+def memory(request: pytest.FixtureRequest, repo: Path) -> Memory:
+    memory = open_memory(request, repo)
     memory.init()
     return memory
 

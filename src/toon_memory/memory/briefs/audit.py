@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toon_memory.store.cache import file_id
-
 if TYPE_CHECKING:
     from toon_memory.model.entry import Entry
     from toon_memory.rules.curation import Finding
@@ -66,8 +64,8 @@ class FindingsCache:
         """Every entry of the current state and its entry-only findings."""
         from toon_memory.store.sidecar import load_sidecar, save_sidecar, sidecar_path
 
-        key = (FINDINGS_FORMAT, _version(), file_id(store.paths.data), file_id(store.paths.journal))
         entries = list(store.state().entries.values())
+        key = (FINDINGS_FORMAT, _version(), *store.identity())
         if self._found is not None and key == self._key:
             return entries, self._found
         path = sidecar_path(store.paths, "findings")

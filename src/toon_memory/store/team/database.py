@@ -65,7 +65,11 @@ def _pool(url: str) -> ConnectionPool[Any]:
                 open=False,
                 timeout=CONNECT_TIMEOUT,
                 check=ConnectionPool.check_connection,
-                kwargs={"connect_timeout": CONNECT_TIMEOUT, "application_name": "toon-memory"},
+                kwargs={
+                    "autocommit": True,
+                    "connect_timeout": CONNECT_TIMEOUT,
+                    "application_name": "toon-memory",
+                },
             )
             pool.open(wait=False)
             _POOLS[url] = pool

@@ -29,7 +29,7 @@ from toon_memory.store import journal
 from toon_memory.store.state import Derived, Lookup, State
 from toon_memory.store.store import Store
 from toon_memory.store.team import rows
-from toon_memory.store.team.database import run
+from toon_memory.store.team.database import describe, run
 from toon_memory.store.team.schema import require_current
 
 if TYPE_CHECKING:
@@ -177,6 +177,13 @@ class TeamStore(Store):
 
     def writable(self) -> bool:
         return True
+
+    def identity(self) -> tuple[object, ...]:
+        """The project's revision as of the last ``state()`` (accesses do not count)."""
+        return ("team", describe(self.url), self.project, self._rev)
+
+    def local(self) -> str:
+        return f"the team database {describe(self.url)} (project {self.project})"
 
     # -- what a database has no use for ---------------------------------
     def journal_size(self) -> int:
