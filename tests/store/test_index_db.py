@@ -156,3 +156,64 @@ def test_no_index_where_no_file_can_be_made(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
     assert IndexDb.open(blocker / "index.sqlite", "test-1") is None
+
+
+def _answers(engine: Engine, db: IndexDb, prune_from: int) -> list[object]:
+    from toon_memory.search import pipeline
+
+    kept = pipeline.PRUNE_FROM
+    pipeline.PRUNE_FROM = prune_from
+    try:
+        out: list[object] = []
+        for query in _QUERIES:
+            for extra in _OPTIONS:
+                opts = RecallOptions(query=query, limit=6, **extra)  # type: ignore[arg-type]
+                with db.reading():
+                    out.append(_summary(Ranker(SourceCorpus(db)).recall(opts, today=TODAY)))
+                out.append(_summary(engine.recall(opts, today=TODAY)))
+        return out
+    finally:
+        pipeline.PRUNE_FROM = kept
+
+
+@given(steps=_steps)
+@settings(max_examples=40, deadline=None)
+def test_the_pruned_path_answers_as_the_exhaustive_one_across_writes(steps: list[object]) -> None:
+    """search.topk over a warm index (its terms kept between snapshots) and in memory
+    gives the exhaustive answer after every write, delete and rebuild."""
+    engine = Engine()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = _new_db(Path(tmp))
+        for step in [*steps, "rebuild"]:
+            with db.writing():
+                if isinstance(step, Entry):
+                    engine.upsert(step)
+                    db.upsert(step, analyse)
+                elif step == "rebuild":
+                    db.clear()
+                    db.load(engine.export(), {e.id: e for e in engine.entries}, {})
+                else:
+                    for entry_id in [e.id for e in engine.entries if e.key == step]:
+                        engine.remove(entry_id)
+                        db.remove(entry_id)
+            assert _answers(engine, db, 0) == _answers(engine, db, 10**9)
+        db.close()
+
+
+def test_a_terms_version_changes_with_its_postings(tmp_path: Path) -> None:
+    db = _new_db(tmp_path)
+    first = _entry("k1", ["redis", "timeout"], [], {})
+    terms = list(analyse(first)[0])
+    with db.writing():
+        db.upsert(first, analyse)
+    with db.reading():
+        versions = {term: db.term_version(term) for term in terms}
+    assert None not in versions.values()
+    redis, timeout = (next(t for t in terms if t.startswith(w)) for w in ("redi", "timeout"))
+    with db.writing():
+        db.upsert(_entry("k2", ["redis"], [], {}), analyse)
+    with db.reading():
+        assert db.term_version(redis) != versions[redis]
+        assert db.term_version(timeout) == versions[timeout]
+        assert db.term_version("absent") is None
+    db.close()

@@ -31,6 +31,8 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from toon_memory.search.topk import Lengths, Plan, TermData
+
 K1 = 1.2
 B = 0.75
 #: Below this many documents every word is scored (pruning common words only pays off at scale).
@@ -56,10 +58,15 @@ def term_scores(
     df: int, n: int, avg_len: float, postings: Iterable[tuple[int, float, float]]
 ) -> dict[int, float]:
     """BM25 of one term over its ``(slot, tf, |d|)`` postings: the one formula of both engines."""
-    c = math.log(1.0 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1.0)
+    c = bm25_constant(df, n)
     # Length normalisation per posting: no per-query pass over every document.
     base, per_len = K1 * (1.0 - B), K1 * B / avg_len
     return {slot: c * tf / (tf + base + per_len * length) for slot, tf, length in postings}
+
+
+def bm25_constant(df: int, n: int) -> float:
+    """IDF times (k1 + 1): the factor of every posting of a term with ``df`` of ``n``."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5)) * (K1 + 1.0)
 
 
 class Scoring(ABC):
@@ -103,14 +110,52 @@ class Scoring(ABC):
         n = self.count()
         if not n:
             return [{} for _ in groups]
-        weighting = list(weights) or [{}] * len(groups)
-        common = [self._is_common([t for t in group if t not in weight] or group, n)
-                  for group, weight in zip(groups, weighting, strict=True)]  # fmt: skip
-        skip = common if not all(common) else [False] * len(groups)
+        weighting, skip = self._kept(groups, weights, n)
         return [
             {} if drop else self._group_scores(group, n, weight)
             for group, drop, weight in zip(groups, skip, weighting, strict=True)
         ]
+
+    def _kept(
+        self, groups: Sequence[Sequence[str]], weights: Sequence[Mapping[str, float]], n: int
+    ) -> tuple[list[Mapping[str, float]], list[bool]]:
+        """Each group's weights, and which groups are dropped as common (``_is_common``)."""
+        weighting = list(weights) or [{}] * len(groups)
+        common = [self._is_common([t for t in group if t not in weight] or group, n)
+                  for group, weight in zip(groups, weighting, strict=True)]  # fmt: skip
+        return weighting, common if not all(common) else [False] * len(groups)
+
+    def plan(
+        self, groups: Sequence[Sequence[str]], weights: Sequence[Mapping[str, float]] = ()
+    ) -> Plan | None:
+        """The pruned path's view of ``score_slots`` (``search.topk``); None when empty."""
+        n = self.count()
+        if not n:
+            return None
+        weighting, skip = self._kept(groups, weights, n)
+        avg = self.avg_len()
+        prepared: list[list[tuple[TermData, float, float | None]]] = []
+        for group, drop, weight in zip(groups, skip, weighting, strict=True):
+            if not drop:
+                prepared.append([(self.term_data(term), bm25_constant(self.doc_freq(term), n),
+                                  weight.get(term)) for term in dict.fromkeys(group)])  # fmt: skip
+        return Plan(prepared, K1 * (1.0 - B), K1 * B / avg, self.lengths())
+
+    def term_data(self, term: str) -> TermData:
+        """One term's postings for ``plan`` (built each time here; a warm source keeps them)."""
+        return TermData(self.postings(term), self._sink)
+
+    def lengths(self) -> Lengths:
+        """The weighted length of each slot that ``term_data`` has seen."""
+        return self._sink
+
+    @property
+    def _sink(self) -> dict[int, float]:
+        found: dict[int, float] | None = getattr(self, "_plan_lengths", None)
+        if found is None:
+            found = {}
+            self._plan_lengths = found
+        return found
 
     @abstractmethod
     def doc_id(self, slot: int) -> str: ...
@@ -161,6 +206,8 @@ class BM25Index(Scoring):
         self._total = 0.0
         self._postings: dict[str, dict[int, float]] = {}
         self._packed = _Packed.empty()
+        #: ``term_data`` of the terms asked since their postings last changed (not pickled).
+        self._data: dict[str, TermData] = {}
 
     def __len__(self) -> int:
         return len(self._slot)
@@ -179,6 +226,7 @@ class BM25Index(Scoring):
         self._total += length
         for term, tf in weighted.items():
             self._plist(term)[slot] = tf
+            self._data.pop(term, None)
 
     def remove(self, doc_id: str) -> None:
         """Forget one document; unknown ids are ignored."""
@@ -186,6 +234,7 @@ class BM25Index(Scoring):
         if slot is None:
             return
         for term in filter(None, self._terms[slot].split(_SEP)):
+            self._data.pop(term, None)
             plist = self._plist(term)
             plist.pop(slot, None)
             if not plist:
@@ -211,6 +260,16 @@ class BM25Index(Scoring):
     def postings(self, term: str) -> Iterable[tuple[int, float, float]]:
         lengths = self._len
         return ((slot, tf, lengths[slot]) for slot, tf in self._plist(term, create=False).items())
+
+    def term_data(self, term: str) -> TermData:
+        """Kept until a document holding ``term`` is added or removed."""
+        found = self._data.get(term)
+        if found is None:
+            found = self._data[term] = TermData(self.postings(term), None)
+        return found
+
+    def lengths(self) -> Lengths:
+        return self._len
 
     def doc_freq(self, term: str) -> int:
         """How many documents hold ``term`` (read without unpacking its postings)."""
@@ -282,6 +341,7 @@ class BM25Index(Scoring):
         self._total = state["total"]
         self._packed = _Packed.from_state(state["packed"])
         self._postings = {}
+        self._data = {}
         self._slot = {doc_id: slot for slot, doc_id in enumerate(self._ids) if doc_id is not None}
 
 

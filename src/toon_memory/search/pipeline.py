@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -33,6 +33,9 @@ from toon_memory.search.tokenize import script_family as family_of
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
 #: Candidates fused and adjusted per query; the rest cannot reach the top.
 POOL = 400
+#: From this many entries a query's matches are found by ``search.topk`` (same answer,
+#: fewer postings scored); below it scoring every posting is as fast.
+PRUNE_FROM = 5_000
 _INVERSE = {"supersedes": "superseded_by", "superseded_by": "supersedes"}
 
 
@@ -148,9 +151,13 @@ def _matched(
 ) -> tuple[dict[str, float], dict[str, int], dict[str, str], int]:
     """BM25F matches (spread over the graph in graph mode): relevance, hop, via, count."""
     index = corpus.index
-    parts = index.score_slots(groups, weights)
-    total = _exclude(corpus, rank.merge(parts), o, allowed)
-    best = rank.top(total, POOL)
+    found = _pruned(corpus, o, groups, weights, allowed)
+    if found is None:
+        parts: Sequence[Mapping[int, float]] = index.score_slots(groups, weights)
+        total = _exclude(corpus, rank.merge(parts), o, allowed)
+        best, count = rank.top(total, POOL), len(total)
+    else:
+        best, total, count, parts = found
     relevance = {node: total[s] for node, s in zip(index.doc_ids(best), best, strict=True)}
     hop: dict[str, int] = dict.fromkeys(relevance, 0)
     via: dict[str, str] = {}
@@ -162,15 +169,41 @@ def _matched(
         relevance.update(rank.spread(corpus.graph, by_id, seeds, hop, allowed))
         relevance = {node: relevance[node] for node in rank.top(relevance, POOL)}
         hop = {node: hop.get(node, 0) for node in relevance}
-    return relevance, hop, via, len(total)
+    return relevance, hop, via, count
+
+
+def _pruned(
+    corpus: RankCorpus,
+    o: RecallOptions,
+    groups: list[tuple[str, ...]],
+    weights: list[dict[str, float]],
+    allowed: Callable[[str], bool],
+) -> tuple[list[int], dict[int, float], int, list[Mapping[int, float]]] | None:
+    """``_matched``'s exhaustive top, count and parts through ``search.topk`` (the same
+    answer): for a memory of at least ``PRUNE_FROM`` entries and a query without filters."""
+    index = corpus.index
+    if index.count() < PRUNE_FROM or _strict(o):
+        return None
+    plan = index.plan(groups, weights)
+    if plan is None or plan.count < len(corpus.conditional):
+        return None  # as ``_exclude``: few matches are checked one by one
+    for node in corpus.conditional:
+        slot = index.slot(node)
+        if slot is not None and plan.holds(slot) and not allowed(node):
+            plan.exclude(slot)
+    best, scores = plan.top(POOL)
+    return best, scores, plan.count, plan.parts()
+
+
+def _strict(o: RecallOptions) -> bool:
+    return bool(o.as_of or o.from_date or o.to_date or o.category or o.tags or o.path_scope)
 
 
 def _exclude(
     corpus: RankCorpus, total: dict[int, float], o: RecallOptions, allowed: Callable[[str], bool]
 ) -> dict[int, float]:
     """Drop ineligible matches (by index slot), checking as few entries as possible."""
-    strict = o.as_of or o.from_date or o.to_date or o.category or o.tags or o.path_scope
-    if strict or len(total) < len(corpus.conditional):
+    if _strict(o) or len(total) < len(corpus.conditional):
         return corpus.allowed_slots(total, allowed)
     for node in corpus.conditional:
         slot = corpus.index.slot(node)

@@ -14,6 +14,7 @@ A ``SourceCorpus`` is one query's snapshot: make a new one per query.
 from __future__ import annotations
 
 import heapq
+import weakref
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from typing import Protocol
@@ -23,6 +24,7 @@ from toon_memory.search import signals
 from toon_memory.search.graph import INVERSE, edge_kind, expand_over
 from toon_memory.search.index import Scoring
 from toon_memory.search.tokenize import script_family as family_of
+from toon_memory.search.topk import Lengths, TermData
 
 #: One link between two nodes, seen from a node: (other id, other's graph sequence,
 #: True when the link is the node's own, its type). See ``CorpusSource.links``.
@@ -81,11 +83,47 @@ class CorpusSource(Protocol):
 _CHUNK = 500
 
 
+class Versioned(Protocol):
+    """What a source may add so that a long-lived process keeps each term's postings
+    between queries (``search.topk.TermData``): a token that changes whenever the
+    postings of ``term`` change (a rebuild included), or None (read them every time)."""
+
+    def term_version(self, term: str) -> object | None: ...
+
+
+class _Warm:
+    """What a process keeps of one source between queries (one per source object)."""
+
+    def __init__(self) -> None:
+        self.terms: dict[str, tuple[object, TermData]] = {}
+        self.lengths: list[float] = []
+
+
+_WARM: weakref.WeakKeyDictionary[object, _Warm] = weakref.WeakKeyDictionary()
+
+
 class _Index(Scoring):
     def __init__(self, source: CorpusSource) -> None:
         self._source = source
         self._n = source.count()
         self._avg = source.avg_len()
+        version = getattr(source, "term_version", None)
+        self._version = version if callable(version) else None
+        self._warm = _WARM.setdefault(source, _Warm()) if self._version else _Warm()
+
+    def term_data(self, term: str) -> TermData:
+        """Kept across queries while the source's ``term_version`` stays the same."""
+        token = self._version(term) if self._version is not None else None
+        found = self._warm.terms.get(term)
+        if found is not None and token is not None and found[0] == token:
+            return found[1]
+        data = TermData(self._source.postings(term), self._warm.lengths)
+        if token is not None:
+            self._warm.terms[term] = (token, data)
+        return data
+
+    def lengths(self) -> Lengths:
+        return self._warm.lengths
 
     def count(self) -> int:
         return self._n

@@ -37,7 +37,7 @@ from toon_memory.store.index_reads import IndexReads
 from toon_memory.store.paths import MemoryPaths
 
 #: Bump when the tables change.
-SCHEMA = 6
+SCHEMA = 7
 #: What ``analyse`` gives for one entry: weighted terms, weighted length, typed links.
 Analysis = tuple[dict[str, float], float, list[tuple[str, str]], str]
 Analyse = Callable[[Entry], Analysis]
@@ -98,7 +98,8 @@ CREATE INDEX docs_usage ON docs (last_accessed, date, created, accessed, slot, i
 CREATE INDEX docs_conditional ON docs (conditional) WHERE conditional;
 CREATE INDEX docs_pinned ON docs (pinned) WHERE pinned;
 CREATE INDEX docs_category ON docs (active_category, slot) WHERE active_category IS NOT NULL;
-CREATE TABLE terms (tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL);
+CREATE TABLE terms (tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL,
+    ver INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE postings (tid INTEGER NOT NULL, slot INTEGER NOT NULL, tf REAL NOT NULL,
     len REAL NOT NULL, PRIMARY KEY (tid, slot)) WITHOUT ROWID;
 CREATE TABLE links (src INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,
@@ -224,9 +225,10 @@ class IndexDb(IndexReads):
                 docs.clear()
         self.conn.executemany(_INSERT_DOC, docs)
         self.conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?)", links)
+        ver = self._next_ver()
         for tid, (term, plist) in enumerate(bulk.postings(), start=1):
             rows = [(tid, slot, tf, lengths[slot]) for slot, tf in plist]
-            self.conn.execute("INSERT INTO terms VALUES (?, ?, ?)", (tid, term, len(rows)))
+            self.conn.execute("INSERT INTO terms VALUES (?, ?, ?, ?)", (tid, term, len(rows), ver))
             self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", rows)
         self._total = bulk.total_length()
         self._set_meta("seq", str(seq))
@@ -281,8 +283,16 @@ class IndexDb(IndexReads):
         return found
 
     def _count_terms(self, tids: Iterable[int], delta: int) -> None:
-        self.conn.executemany("UPDATE terms SET df = df + ? WHERE tid = ?",
-                              [(delta, tid) for tid in tids])  # fmt: skip
+        """Count a document in (or out of) these terms; their postings changed (``ver``)."""
+        ver = self._next_ver()
+        self.conn.executemany("UPDATE terms SET df = df + ?, ver = ? WHERE tid = ?",
+                              [(delta, ver, tid) for tid in tids])  # fmt: skip
+
+    def _next_ver(self) -> int:
+        """A number no term of this file had before (``term_version``)."""
+        ver = int(self._meta("ver") or 0) + 1
+        self._set_meta("ver", str(ver))
+        return ver
 
     def remove(self, entry_id: str) -> None:
         """Forget one entry; unknown ids are ignored."""

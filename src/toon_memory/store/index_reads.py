@@ -55,6 +55,11 @@ class IndexReads:
         found = self.conn.execute("SELECT df FROM terms WHERE term = ?", (term,)).fetchone()
         return 0 if found is None else int(found[0])
 
+    def term_version(self, term: str) -> int | None:
+        """Changes whenever the postings of ``term`` change (``search.source.Versioned``)."""
+        found = self.conn.execute("SELECT ver FROM terms WHERE term = ?", (term,)).fetchone()
+        return None if found is None else int(found[0])
+
     def postings(self, term: str) -> list[tuple[int, float, float]]:
         sql = ("SELECT slot, tf, len FROM postings WHERE tid = "
                "(SELECT tid FROM terms WHERE term = ?) ORDER BY slot")  # fmt: skip
