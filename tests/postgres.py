@@ -59,16 +59,30 @@ class Cluster:
                        "--no-sync", "-E", "UTF8", "--locale", "C"]),
             check=True, capture_output=True,
         )  # fmt: skip
-        options = f"-k {self.folder} -h '' -c fsync=off -c synchronous_commit=off -c max_connections=200"
+        self._start_server()
+        self.watchdog = subprocess.Popen(
+            [sys.executable, "-c", _WATCHDOG, str(os.getpid()), *_as_owner(self._stop_cmd())],
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+
+    def _start_server(self) -> None:
+        data = self.folder / "data"
+        options = (
+            f"-k {self.folder} -h '' -c fsync=off -c synchronous_commit=off -c max_connections=200"
+        )
         subprocess.run(
             _as_owner([str(self.bindir / "pg_ctl"), "-D", str(data), "-l",
                        str(self.folder / "log"), "-o", options, "-w", "start"]),
             check=True, capture_output=True,
         )  # fmt: skip
-        self.watchdog = subprocess.Popen(
-            [sys.executable, "-c", _WATCHDOG, str(os.getpid()), *_as_owner(self._stop_cmd())],
-            stdin=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
+
+    def pause(self) -> None:
+        """Stop the server, keeping its data (``resume`` starts it again)."""
+        subprocess.run(_as_owner([str(self.bindir / "pg_ctl"), "-D", str(self.folder / "data"),
+                                  "-m", "fast", "-w", "stop"]), capture_output=True, check=True)  # fmt: skip
+
+    def resume(self) -> None:
+        self._start_server()
 
     def _stop_cmd(self) -> list[str]:
         return [str(self.bindir / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate",

@@ -236,7 +236,7 @@ class Sharing:
         holding a credential stay behind (reported) unless ``allow_secrets``."""
         target = self._global_store()
         if self.store.encrypted() and not target.encrypted():
-            _refuse_clear_copy("an export to the global memory (which is not encrypted)")
+            refuse_clear_copy("an export to the global memory (which is not encrypted)")
         entries = [_shared(e) for e in self.store.state().entries.values() if _is_convention(e)]
         report = SyncReport(str(self.store.paths.folder), str(target.paths.folder))
         return merge_into(target, entries, [], report, allow_secrets)
@@ -261,6 +261,21 @@ class Sharing:
         report.backup = create_backup(self.store)
         return self.store.mutate(lambda state: (_replace_ops(state, entries, report), report))
 
+    # -- a team database (PostgreSQL) ------------------------------------
+    def push_team(self, database: str | None, name: str | None = None,
+                  allow_secrets: bool = False) -> SyncReport:  # fmt: skip
+        """This project's entries into the team database (project ``name``: the folder's)."""
+        from toon_memory.memory.team_sync import push
+
+        return push(self.store, database, name or self.root.name, allow_secrets)
+
+    def pull_team(self, database: str | None, name: str | None = None,
+                  allow_secrets: bool = False) -> SyncReport:  # fmt: skip
+        """The team database's entries into this project's files (data.toon)."""
+        from toon_memory.memory.team_sync import pull
+
+        return pull(self.store, database, name or self.root.name, allow_secrets)
+
     # -- GitHub Gist ------------------------------------------------------
     def _api_url(self) -> str:
         """``TOON_MEMORY_GITHUB_API``, else ``githubApi`` of the user's global config.json.
@@ -283,7 +298,7 @@ class Sharing:
         """Upload this memory to a Gist: the one remembered in config.json, else a new one.
         An encrypted memory is refused (the Gist would hold its entries in clear)."""
         if self.store.encrypted():
-            _refuse_clear_copy("a Gist export")
+            refuse_clear_copy("a Gist export")
         from toon_memory.store.config import update_config
         from toon_memory.store.documents import document_text
         from toon_memory.store.gist import TOKEN_HELP, GistClient, find_token
@@ -377,7 +392,7 @@ def merge_files(base: Path, ours: Path, theirs: Path) -> FileMerge:
     return FileMerge(ours, len(merged.entries), active, len(merged.history), tuple(merged.notes))
 
 
-def _refuse_clear_copy(what: str) -> None:
+def refuse_clear_copy(what: str) -> None:
     """An encrypted memory is never copied somewhere in clear."""
     from toon_memory.errors import EncryptionError
 

@@ -59,7 +59,7 @@ def write_batch(store: Store, plan: Callable[[State], tuple[Batch, T]]) -> T:
 
     def change(state: State) -> tuple[list[journal.Op], T]:
         batch, result = plan(state)
-        if not written_whole(batch, state):
+        if store.local() or not written_whole(batch, state):  # (a database: one transaction)
             return batch.ops(), result
         _write_whole(store, state, batch)
         return [], result
