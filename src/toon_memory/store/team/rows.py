@@ -79,6 +79,19 @@ def access_lines(
     return [f"{entry_id} {day}" for entry_id, day in rows]
 
 
+_PUT = (
+    "INSERT INTO entries (project, id, pos, rev, row) VALUES (%s, %s, %s, %s, %s) "
+    "ON CONFLICT (project, id) DO UPDATE SET row = EXCLUDED.row, rev = EXCLUDED.rev, "
+    "pos = CASE WHEN entries.row IS NULL THEN EXCLUDED.pos ELSE entries.pos END"
+)
+_DELETE = "UPDATE entries SET row = NULL, rev = %s WHERE project = %s AND id = %s"
+_SUMMARY = (
+    "INSERT INTO summaries (project, file, summary, date, rev) VALUES (%s, %s, %s, %s, %s) "
+    "ON CONFLICT (project, file) DO UPDATE SET summary = EXCLUDED.summary, "
+    "date = EXCLUDED.date, rev = EXCLUDED.rev"
+)
+
+
 def write_ops(
     conn: psycopg.Connection[tuple[Any, ...]],
     name: str,
@@ -86,33 +99,29 @@ def write_ops(
     rev: int,
     next_pos: int,
 ) -> int:
-    """Apply ``ops`` as write ``rev``; returns the next free position."""
+    """Apply ``ops`` as write ``rev`` (runs of one kind sent as one batch, in order);
+    returns the next free position."""
     from psycopg.types.json import Jsonb
 
+    batches: list[tuple[str, list[tuple[Any, ...]]]] = []
     for op in ops:
         if op.kind == "put":
             row = op.data["entry"]
-            conn.execute(
-                "INSERT INTO entries (project, id, pos, rev, row) VALUES (%s, %s, %s, %s, %s) "
-                "ON CONFLICT (project, id) DO UPDATE SET row = EXCLUDED.row, "
-                "rev = EXCLUDED.rev, pos = CASE WHEN entries.row IS NULL "
-                "THEN EXCLUDED.pos ELSE entries.pos END",
-                (name, str(row["id"]), next_pos, rev, Jsonb(row)),
-            )
-            next_pos += 1
+            args: tuple[Any, ...] = (name, str(row["id"]), next_pos, rev, Jsonb(row))
+            sql, next_pos = _PUT, next_pos + 1
         elif op.kind == "del":
-            conn.execute(
-                "UPDATE entries SET row = NULL, rev = %s WHERE project = %s AND id = %s",
-                (rev, name, str(op.data["id"])),
-            )
-        elif op.kind == "sum":
+            sql, args = _DELETE, (rev, name, str(op.data["id"]))
+        else:
             data = op.data
-            conn.execute(
-                "INSERT INTO summaries (project, file, summary, date, rev) "
-                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (project, file) DO UPDATE SET "
-                "summary = EXCLUDED.summary, date = EXCLUDED.date, rev = EXCLUDED.rev",
-                (name, str(data["file"]), str(data["summary"]), str(data.get("date", "")), rev),
-            )
+            sql = _SUMMARY
+            args = (name, str(data["file"]), str(data["summary"]), str(data.get("date", "")), rev)
+        if batches and batches[-1][0] == sql:
+            batches[-1][1].append(args)
+        else:
+            batches.append((sql, [args]))
+    with conn.cursor() as cur:
+        for sql, many in batches:
+            cur.executemany(sql, many)
     return next_pos
 
 

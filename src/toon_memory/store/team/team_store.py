@@ -87,7 +87,12 @@ class TeamStore(Store):
             return run(self.url, self._current)
 
     def _current(self, conn: psycopg.Connection[tuple[Any, ...]]) -> State:
+        """One indexed row when nothing changed; else the changes up to that head, read in
+        one snapshot (a write committed meanwhile is read by the next call)."""
         self._check(conn)
+        head = rows.project_row(conn, self.project) or (0, 0)
+        if self._state is not None and head == (self._rev, self._arev):
+            return self._state
         with conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             head = rows.project_row(conn, self.project) or (0, 0)
