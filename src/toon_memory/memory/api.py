@@ -363,7 +363,7 @@ class Memory:
     # -- views -----------------------------------------------------------
     def stats(self) -> Stats:
         """Counts by category, origin, status, TTL and quality; hit and duplicate rates."""
-        archived = len(self.store.read_archive())
+        archived = self.store.archived_count()
         with self._recaller.lookup() as state:
             return compute_stats(state.each(), today(), archived)
 

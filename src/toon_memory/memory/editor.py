@@ -163,7 +163,7 @@ class Editor:
         chosen = [e for e in chosen if e.id != exclude]
         state.reset_ttl_floor()
         if chosen:
-            self.store.write_archive(self.store.read_archive() + chosen)
+            self.store.add_to_archive(chosen)
         return chosen
 
     # -- single-entry changes ---------------------------------------------
@@ -223,7 +223,7 @@ class Editor:
             if not match:
                 raise
             entry = match[-1]
-            self.store.write_archive([e for e in archived if e.id != entry.id])
+            self.store.take_from_archive(entry.id)
         clash = state.by_key(entry.key)
         if clash is not None and clash.id != entry.id:
             raise InputError("id_or_key", f"key {quote(entry.key)} is already active as {clash.id}")
@@ -365,7 +365,7 @@ class Editor:
         def apply(state: State) -> Change[ArchiveResult]:
             moved = select_for_archive(state.entries.values(), config, today(), auto=False)
             if moved:
-                self.store.write_archive(self.store.read_archive() + [e.copy() for e in moved])
+                self.store.add_to_archive([e.copy() for e in moved])
             remaining = sum(1 for e in state.entries.values() if e.active) - len(moved)
             return [journal.delete(e.id) for e in moved], ArchiveResult(moved, remaining)
 

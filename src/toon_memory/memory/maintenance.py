@@ -81,7 +81,7 @@ class Maintenance:
         check_fields({"note": extra}, allow_secrets)
         path = self.backup()
         entries = self.store.state().entries.values()
-        active = compute_stats(entries, today(), len(self.store.read_archive())).active
+        active = compute_stats(entries, today(), self.store.archived_count()).active
         stamp = file_stamp()[:15]
         content = (
             f"Checkpoint {stamp}: {active} active entries; backup {path.name} "
@@ -125,9 +125,12 @@ class Maintenance:
             report.append(
                 ("warn", "the memory folder is read-only: reads work, changes are refused")
             )
-        for path in (self.paths.data, self.paths.archive):
-            report.append(self._check_document(path))
-        report.extend(self._check_journal())
+        if self.store.local():
+            report.append(self._check_database())
+        else:
+            for path in (self.paths.data, self.paths.archive):
+                report.append(self._check_document(path))
+            report.extend(self._check_journal())
         try:
             read_json_object(self.paths.config)
         except ToonMemoryError as exc:
@@ -136,6 +139,14 @@ class Maintenance:
             report.append(("error", str(explain(exc, self.paths.config))))
         report.append(("ok", f"backups: {len(self.backups())}"))
         return report
+
+    def _check_database(self) -> tuple[str, str]:
+        """A team memory: the database answers, at this code's schema."""
+        try:
+            count = len(self.store.state().entries)
+        except ToonMemoryError as exc:
+            return ("error", str(exc))
+        return ("ok", f"entries live in {self.store.local()}: {count} entries")
 
     def _check_document(self, path: Path) -> tuple[str, str]:
         if not path.exists():

@@ -425,6 +425,17 @@ class Store(Compaction):
         self.key()
         return self._read_document(self.paths.archive).entries
 
+    def archived_count(self) -> int:
+        return len(self.read_archive())
+
+    def add_to_archive(self, entries: list[Entry]) -> None:
+        """Append ``entries`` to the archive (under the lock, inside ``mutate``)."""
+        self.write_archive(self.read_archive() + entries)
+
+    def take_from_archive(self, entry_id: str) -> None:
+        """Drop one entry from the archive (under the lock, inside ``mutate``)."""
+        self.write_archive([e for e in self.read_archive() if e.id != entry_id])
+
     def write_archive(self, entries: list[Entry]) -> None:
         """Replace archive.toon (call under the lock, inside ``mutate``)."""
         if not self.lock.held:

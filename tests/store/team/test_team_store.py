@@ -12,6 +12,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from tests.postgres import Cluster
 
 from toon_memory import DatabaseError, InputError, Memory
 from toon_memory.store.team.database import close_pool, run
@@ -209,3 +210,19 @@ def test_every_row_is_a_whole_entry(team_database: str, tmp_path: Path) -> None:
     assert (key, category) == ("k", "bug") and row["tags"] == "a;b"
     assert json.loads(json.dumps(row))["content"].endswith("and a newline")
     assert os.environ.get("TOON_MEMORY_DATABASE_URL") is None
+
+
+def test_doctor_reports_the_database_and_its_errors(
+    team_database: str, postgres: Cluster, tmp_path: Path
+) -> None:
+    memory = Memory(tmp_path, database=team_database, name="doc")
+    memory.remember("decision", "k", "content")
+    report = memory.doctor()
+    assert (report[1][0], report[1][1][:15]) == ("ok", "entries live in")
+    assert "1 entries" in report[1][1]
+    with psycopg.connect(postgres.url(), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE bare{os.getpid()}")
+    bare = postgres.url(f"bare{os.getpid()}")  # never initialised
+    other = Memory(tmp_path / "x", database=bare, name="doc")
+    assert any(level == "error" and "team init" in text for level, text in other.doctor())
+    close_pool(bare)

@@ -157,3 +157,28 @@ def write_archive(
             "INSERT INTO archive (project, pos, row) VALUES (%s, %s, %s)",
             [(name, i, Jsonb(entry.to_row())) for i, entry in enumerate(entries)],
         )
+
+
+def add_to_archive(
+    conn: psycopg.Connection[tuple[Any, ...]], name: str, entries: list[Entry]
+) -> None:
+    from psycopg.types.json import Jsonb
+
+    row = conn.execute(
+        "SELECT coalesce(max(pos), -1) FROM archive WHERE project = %s", (name,)
+    ).fetchone()
+    start = int(row[0]) + 1 if row else 0
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO archive (project, pos, row) VALUES (%s, %s, %s)",
+            [(name, start + i, Jsonb(entry.to_row())) for i, entry in enumerate(entries)],
+        )
+
+
+def take_from_archive(conn: psycopg.Connection[tuple[Any, ...]], name: str, entry_id: str) -> None:
+    conn.execute("DELETE FROM archive WHERE project = %s AND row->>'id' = %s", (name, entry_id))
+
+
+def archived_count(conn: psycopg.Connection[tuple[Any, ...]], name: str) -> int:
+    row = conn.execute("SELECT count(*) FROM archive WHERE project = %s", (name,)).fetchone()
+    return int(row[0]) if row else 0

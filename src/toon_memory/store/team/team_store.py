@@ -217,8 +217,20 @@ class TeamStore(Store):
     def read_archive(self) -> list[Entry]:
         return run(self.url, lambda conn: rows.read_archive(conn, self.project))
 
+    def archived_count(self) -> int:
+        return run(self.url, lambda conn: rows.archived_count(conn, self.project))
+
+    def _in_change(self, what: str) -> psycopg.Connection[tuple[Any, ...]]:
+        if self._conn is None:
+            raise StoreError(f"{what} must run inside a change (mutate)")
+        return self._conn
+
     def write_archive(self, entries: list[Entry]) -> None:
         """Replace the archive, inside ``mutate``'s transaction."""
-        if self._conn is None:
-            raise StoreError("write_archive must run inside a change (mutate)")
-        rows.write_archive(self._conn, self.project, entries)
+        rows.write_archive(self._in_change("write_archive"), self.project, entries)
+
+    def add_to_archive(self, entries: list[Entry]) -> None:
+        rows.add_to_archive(self._in_change("add_to_archive"), self.project, entries)
+
+    def take_from_archive(self, entry_id: str) -> None:
+        rows.take_from_archive(self._in_change("take_from_archive"), self.project, entry_id)
