@@ -11,6 +11,11 @@ Invariants:
   and two servers never lose each other's writes.
 - Accesses are appended to the project's access log under the same lock (statistics:
   a database error there is swallowed, as a read-only file store does).
+- Freshness is read, not pushed: each read asks for the project's row (one indexed row,
+  ~0.3 ms on loopback), so a write through any server is seen by the very next call
+  anywhere, and a server that lost its connection cannot miss one. LISTEN/NOTIFY would
+  save that round trip but can lose a notice when its connection drops; every write
+  still sends ``pg_notify('toon_memory', <project>)`` for whatever listens.
 - The project's side files (sessions, captured notes, settings) stay in ``paths``, a
   local folder of the process that serves the project.
 """
