@@ -232,8 +232,10 @@ def test_every_write_records_its_author_and_the_diff_shows_it(
     assert _author(rows["cache"]) == "bob"
     assert _author(rows["db"]) == "bob"  # the pin was bob's change
     assert rows["db"]["origin"] == "agent"
-    (diff,) = _calls(port, "acme", alice, ("memory_diff", {"since": "7d"}))
-    assert "cache" in text_of(diff) and "by bob" in text_of(diff)
+    diff, brief = _calls(port, "acme", alice, ("memory_diff", {"since": "7d"}),
+                         ("context_diff", {"since": "7d"}))  # fmt: skip
+    assert "cache (" in text_of(diff) and "— by bob" in text_of(diff)
+    assert "redis — by bob" in text_of(brief)
     created = {e["key"]: e["meta"]["author"] for e in diff.structured_content["created"]}
     assert created == {"db": "bob", "cache": "bob"}
 
