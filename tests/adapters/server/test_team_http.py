@@ -21,6 +21,8 @@ import anyio
 import httpx2
 import psycopg
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from tests.adapters.server.helpers import SERVER_CMD, TODAY, text_of
@@ -118,7 +120,11 @@ async def _session_calls(
     async with httpx2.AsyncClient(headers=headers, timeout=120) as http:
         transport = streamable_http_client(f"http://127.0.0.1:{port}{path}", http_client=http)
         async with Client(transport) as client:
-            return [await client.call_tool(name, args) for name, args in calls]
+            return [
+                await (client.read_resource(args["uri"]) if name == "resource"
+                       else client.call_tool(name, args))
+                for name, args in calls
+            ]  # fmt: skip
 
 
 def _calls(port: int, project: str, token: str, *calls: tuple[str, dict[str, Any]]) -> list[Any]:
@@ -202,8 +208,12 @@ def test_projects_are_kept_apart(team: Team, spawn: Spawn, team_database: str) -
     for project in ("acme", "web", "default"):
         _calls(port, project, token, _remember(f"{project}-db", "the shared database choice"))
     for project in ("acme", "web", "default"):
-        (found,) = _calls(port, project, token, _recall("database choice"))
+        found, dump = _calls(port, project, token, _recall("database choice"),
+                             ("resource", {"uri": "toon://memory/entries"}))  # fmt: skip
         assert _keys(found) == [f"{project}-db"]
+        text = dump.contents[0].text
+        assert f"{project}-db" in text and all(f"{p}-db" not in text
+                                               for p in {"acme", "web", "default"} - {project})
         assert [key for key, _ in _rows(team_database, project)] == [f"{project}-db"]
 
 
@@ -324,3 +334,26 @@ def test_a_database_without_team_init_is_refused_at_start(database: str, tmp_pat
 def test_database_needs_http(team_database: str, tmp_path: Path) -> None:
     done = _refused_start(["--database", team_database], tmp_path)
     assert done.returncode == 2 and "--http" in done.stderr
+
+
+_NAMES = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", fullmatch=True)
+
+
+@given(_NAMES)
+def test_a_project_path_names_its_project(name: str) -> None:
+    from toon_memory.adapters.server.team_http import project_of
+
+    assert project_of(f"/mcp/{name}") == name
+    assert project_of(f"/mcp/{name}/") == name
+    assert project_of(f"/mcp/{name}/tools") is None
+    assert project_of(f"/other/{name}") is None
+
+
+@given(st.text(max_size=80))
+def test_any_other_path_names_a_valid_project_or_none(path: str) -> None:
+    from toon_memory.adapters.server.team_http import project_of
+
+    found = project_of(path)
+    if found is not None:
+        assert path.rstrip("/") in ("/mcp", f"/mcp/{found}")
+        assert 1 <= len(found) <= 64 and "/" not in found and not found.startswith(".")
