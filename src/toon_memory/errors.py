@@ -15,6 +15,7 @@ only these, and only at the edge.
     │   └── FileAccessError   the OS refused a file operation; names the path and what to do
     │       └── ReadOnlyMemoryError  a change asked of a memory that cannot be written
     │   └── EncryptionError   a missing or wrong key, a file that fails authentication
+    ├── AccessDeniedError     a team token's role does not allow the call; names the role
     ├── SyncError             git or GitHub refused a sharing step; says what to do
     └── AgentConfigError      an agent's config file the installer will not edit;
                               names file and line, the file is left untouched
@@ -150,6 +151,11 @@ class EncryptionError(StoreError):
     """An encrypted file cannot be opened (no key, a wrong key, a changed byte), or an
     encrypt/decrypt step was asked of a memory already in that state. Never names a
     secret or the passphrase; nothing was written when it is raised."""
+
+
+class AccessDeniedError(ToonMemoryError):
+    """A team token asked for what its role does not allow (a read token calling a writing
+    tool); the message names the token and its role, and nothing was changed."""
 
 
 class SyncError(ToonMemoryError):

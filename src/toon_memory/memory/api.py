@@ -149,6 +149,16 @@ class Memory:
 
     # -- state -----------------------------------------------------------
     @property
+    def author(self) -> str:
+        """Who makes the changes: stamped as ``meta.author`` on each entry a change writes
+        ("" for none; a team server sets its token's name for each call)."""
+        return self._editor.author
+
+    @author.setter
+    def author(self, name: str) -> None:
+        self._editor.author = name
+
+    @property
     def config(self) -> Config:
         return load_config(self.paths.config)
 

@@ -81,6 +81,14 @@ class Editor:
         self.store = store
         self.root = root
         self._recaller = recaller
+        #: Who makes the changes (a team token's name): stamped as ``meta.author`` on each
+        #: entry a change writes, when set; "" leaves ``meta`` as the caller gave it.
+        self.author = ""
+
+    def _stamp(self, entry: Entry) -> Entry:
+        if self.author:
+            entry.meta["author"] = self.author
+        return entry
 
     def config(self) -> Config:
         return load_config(self.store.paths.config)
@@ -135,7 +143,7 @@ class Editor:
             new.quality = existing.quality if existing else UNSCORED_QUALITY
         else:
             new.quality = max(quality_score(new, today()), existing.quality if existing else 0.0)
-        ops.append(journal.put(state.persisted_row(new)))
+        ops.append(journal.put(state.persisted_row(self._stamp(new))))
         result = RememberResult(
             new, created=existing is None, merged=existing is not None, history=history
         )
@@ -181,7 +189,7 @@ class Editor:
             entry = find_entry(state, id_or_key, field).copy()
             change(entry)
             entry.updated = now_iso()
-            return [journal.put(state.persisted_row(entry))], entry
+            return [journal.put(state.persisted_row(self._stamp(entry)))], entry
 
         return self._mutate(apply)
 
@@ -200,6 +208,7 @@ class Editor:
         if action == "hard":
             return [journal.delete(entry.id)], entry
         entry.updated = now_iso()
+        self._stamp(entry)
         if action == "soft":
             entry.status = "obsolete"
             return [journal.put(state.persisted_row(entry))], entry
@@ -228,7 +237,7 @@ class Editor:
         if clash is not None and clash.id != entry.id:
             raise InputError("id_or_key", f"key {quote(entry.key)} is already active as {clash.id}")
         entry.status, entry.superseded_on, entry.updated = "active", "", now_iso()
-        return [journal.put(state.persisted_row(entry))], entry
+        return [journal.put(state.persisted_row(self._stamp(entry)))], entry
 
     # -- batches (curation) ------------------------------------------------
     def consolidate(self, plan: Callable[[list[Entry]], ConsolidationPlan]) -> ConsolidationPlan:
@@ -306,7 +315,7 @@ class Editor:
                 entry, new, keep_first=False, history_id=rules.new_id(state.taken)
             )
             merged.quality = max(entry.quality, quality_score(merged, today()))
-            ops = [journal.put(state.persisted_row(merged))]
+            ops = [journal.put(state.persisted_row(self._stamp(merged)))]
             if history is not None:
                 ops.insert(0, journal.put(state.persisted_row(history)))
             return ops, (merged, history)
@@ -341,7 +350,7 @@ class Editor:
                 else:
                     entry.tags = list(wanted)
                 entry.updated = now_iso()
-                changed.append(entry)
+                changed.append(self._stamp(entry))
             return [journal.put(state.persisted_row(e)) for e in changed], changed
 
         return self._mutate(apply)

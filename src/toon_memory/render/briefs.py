@@ -23,6 +23,7 @@ from toon_memory.render.brief_sections import (
     ranked,
     session_section,
 )
+from toon_memory.render.core import authored
 from toon_memory.render.document import Fitted, Line, Section, fit
 from toon_memory.render.results import Call, Rendered
 
@@ -103,7 +104,7 @@ def _memory_change_lines(changes: Changes) -> list[tuple[str, float]]:
     found: list[tuple[str, float]] = []
     for label, entries, first in (("new", changes.created, 72.0),
                                   ("updated", changes.updated, 68.0)):  # fmt: skip
-        found += [(f"- {label} " + item.entry_item(e)[2:], first - 0.5 * i)
+        found += [(f"- {label} " + item.entry_item(e)[2:] + authored(e), first - 0.5 * i)
                   for i, e in enumerate(entries)]  # fmt: skip
     found += [(f"- forgotten [{e.category}] {e.key} ({e.status})", 58 - 0.5 * i)
               for i, e in enumerate(changes.forgotten)]  # fmt: skip

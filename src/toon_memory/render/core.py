@@ -96,12 +96,18 @@ def render_stats(stats: Stats) -> str:
     ])  # fmt: skip
 
 
+def authored(entry: Entry) -> str:
+    """`` — by NAME`` for an entry whose last change has an author (a team token), else ""."""
+    author = entry.meta.get("author")
+    return f" — by {author}" if isinstance(author, str) and author else ""
+
+
 def render_diff(diff: Diff) -> str:
     lines = [f"📋 Changes since {diff.since}:"]
     for label, icon, items in (("created", "➕", diff.created), ("updated", "✏️", diff.updated)):
         if items:
             lines.append(f"{icon} {label.capitalize()} ({len(items)}):")
-            lines.extend(f"  {entry_line(e)}\n    {e.content[:100]}" for e in items)
+            lines.extend(f"  {entry_line(e)}{authored(e)}\n    {e.content[:100]}" for e in items)
     return "\n".join(lines) if len(lines) > 1 else lines[0] + " none"
 
 

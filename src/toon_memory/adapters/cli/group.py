@@ -35,6 +35,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "security_commands": ("encrypt", "decrypt", "secret"),
     "viewer_commands": ("viewer",),
     "mcp_command": ("mcp",),
+    "team_commands": ("team",),
 }  # fmt: skip
 MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 

@@ -13,7 +13,8 @@ but protocol.
 Layout: ``specs`` (published tool surface, pure data), ``args`` (argument
 checking), ``handlers`` (one per tool), ``views`` (resources and prompt
 text), ``app`` (the ``MCPServer``; the only ``mcp`` importer with
-``http``), ``http`` (bearer token and Origin guard, uvicorn), ``wire``
+``http`` and ``team_http``), ``http`` (bearer token and Origin guard, uvicorn),
+``team_http`` (every project of a team database, tokens from its table), ``wire``
 (repairing messages the SDK's parser would drop), ``lines`` (stdin),
 ``shutdown`` (child processes on a forced stop).
 """
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["serve_http", "serve_stdio"]
+__all__ = ["serve_http", "serve_stdio", "serve_team"]
 
 
 def _on_signals(handler: Any) -> None:
@@ -70,3 +71,22 @@ def serve_http(project: str | Path | None, host: str, port: int) -> None:
 
     _on_signals(interrupt)
     run(project, host, port)
+
+
+def serve_team(
+    database: str, host: str, port: int, root: str | Path | None = None, insecure: bool = False
+) -> None:
+    """Serve every project of the team database at ``http://host:port/mcp/<project>``
+    (tokens from its table; ``root``: the projects' side files, default
+    ``~/.toon-memory/team``); as ``serve_http`` on signals."""
+    from pathlib import Path
+
+    from toon_memory.adapters.server.team_http import run_team
+    from toon_memory.memory.team import Team
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    team = Team(database, Path(root) if root is not None else None)
+    _on_signals(interrupt)
+    run_team(team, host, port, insecure)

@@ -166,17 +166,21 @@ class ToonMemoryServer(MCPServer[Any]):
         return self._memory
 
     async def run_memory(self, func: Callable[[Memory], T]) -> T:
-        """Run ``func(memory)`` in a worker thread, one call at a time.
+        """Run ``func(memory)`` in a worker thread, one call at a time."""
+        return await self.in_worker(self._serial, lambda: func(self.memory()))
+
+    async def in_worker(self, lock: threading.Lock, work: Callable[[], T]) -> T:
+        """Run ``work()`` in a worker thread holding ``lock``.
 
         A cancelled request is not waited for; if it had not started, it never does.
         """
         abandoned = threading.Event()
 
         def call() -> T:
-            with self._serial:
+            with lock:
                 if abandoned.is_set() or self._stopping:
                     raise StoreError("the server is stopping")
-                return func(self.memory())
+                return work()
 
         try:
             return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)

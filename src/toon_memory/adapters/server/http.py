@@ -49,6 +49,32 @@ def allowed_hosts(host: str) -> frozenset[str]:
     return frozenset({*LOOPBACK, host, *names} - {"0.0.0.0", "::"})
 
 
+def request_headers(scope: Scope) -> dict[str, str]:
+    """A request's headers, names lower-cased."""
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+
+
+def foreign_origin(headers: dict[str, str], hosts: frozenset[str]) -> bool:
+    """Does the request come from a page of a host not in ``hosts`` (403)?"""
+    origin = headers.get("origin")
+    return bool(origin) and urlsplit(origin).hostname not in hosts
+
+
+def bearer(headers: dict[str, str]) -> str | None:
+    """The ``Authorization: Bearer`` token of a request, else None."""
+    scheme, _, given = headers.get("authorization", "").partition(" ")
+    return given.strip() if scheme.lower() == "bearer" else None
+
+
+async def unauthorized(send: Any) -> None:
+    await reply(
+        send,
+        401,
+        "Unauthorized: bearer token required",
+        [(b"www-authenticate", b'Bearer realm="toon-memory"')],
+    )
+
+
 class Guard:
     """ASGI middleware: Origin check (403), then bearer token check (401)."""
 
@@ -61,24 +87,16 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        origin = headers.get("origin")
-        if origin and urlsplit(origin).hostname not in self.hosts:
-            await _reply(send, 403, "Forbidden: Origin not allowed")
+        headers = request_headers(scope)
+        if foreign_origin(headers, self.hosts):
+            await reply(send, 403, "Forbidden: Origin not allowed")
             return
-        scheme, _, given = headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(
-            given.strip().encode(), self.token
-        ):
-            await _reply(
-                send,
-                401,
-                "Unauthorized: bearer token required",
-                [(b"www-authenticate", b'Bearer realm="toon-memory"')],
-            )
+        given = bearer(headers)
+        if given is None or not hmac.compare_digest(given.encode(), self.token):
+            await unauthorized(send)
             return
         if scope.get("method") == "POST":
-            scope, receive = await _repaired(scope, receive)
+            scope, receive = await repaired(scope, receive)
         await self.app(scope, receive, send)
 
 
@@ -94,7 +112,7 @@ def repair_body(body: bytes) -> bytes | None:
     return None if fixed is None else fixed.encode("utf-8")
 
 
-async def _repaired(scope: Scope, receive: Any) -> tuple[Scope, Any]:
+async def repaired(scope: Scope, receive: Any) -> tuple[Scope, Any]:
     """(scope, receive) replaying the request body, repaired when it needs it."""
     import anyio.to_thread
 
@@ -124,7 +142,7 @@ async def _repaired(scope: Scope, receive: Any) -> tuple[Scope, Any]:
     return scope, replay
 
 
-async def _reply(
+async def reply(
     send: Any, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None
 ) -> None:
     body = text.encode()
@@ -139,11 +157,6 @@ async def _reply(
 
 def run(project: str | Path | None, host: str, port: int) -> NoReturn:
     """Serve until interrupted; then ``ToonMemoryServer.stop`` (closes the memory, exits)."""
-    import math
-
-    import anyio
-    import uvicorn
-
     from toon_memory.adapters.server.app import STOP_WAIT, ToonMemoryServer
 
     token, generated = resolve_token(host)
@@ -157,6 +170,20 @@ def run(project: str | Path | None, host: str, port: int) -> NoReturn:
             file=sys.stderr,
             flush=True,
         )
+    with contextlib.suppress(KeyboardInterrupt):
+        serve(app, host, port)
+    server.stop(wait=STOP_WAIT / 4)  # uvicorn already gave running calls STOP_WAIT
+
+
+def serve(app: Any, host: str, port: int) -> None:
+    """Run ``app`` under uvicorn until interrupted (running calls get ``STOP_WAIT`` s)."""
+    import math
+
+    import anyio
+    import uvicorn
+
+    from toon_memory.adapters.server.app import STOP_WAIT
+
     config = uvicorn.Config(
         app,
         host=host,
@@ -167,6 +194,4 @@ def run(project: str | Path | None, host: str, port: int) -> NoReturn:
         lifespan="on",
         timeout_graceful_shutdown=math.ceil(STOP_WAIT),
     )
-    with contextlib.suppress(KeyboardInterrupt):
-        anyio.run(uvicorn.Server(config).serve)
-    server.stop(wait=STOP_WAIT / 4)  # uvicorn already gave running calls STOP_WAIT
+    anyio.run(uvicorn.Server(config).serve)

@@ -105,7 +105,8 @@ class TeamStore(Store):
 
     def _check(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
         if not self._checked:
-            require_current(conn)
+            with conn.transaction():  # its own: a read's SET TRANSACTION must come first
+                require_current(conn)
             self._checked = True
 
     def _sync(self, conn: psycopg.Connection[tuple[Any, ...]], rev: int, arev: int) -> State:
