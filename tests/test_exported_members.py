@@ -19,6 +19,8 @@ PINNED = [
     "CATEGORIES",
     "Checkpoint",
     "CorruptFileError",
+    "DatabaseError",
+    "AccessDeniedError",
     "Diff",
     "Entry",
     "FIELDS",

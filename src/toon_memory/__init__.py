@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toon_memory.errors import (
+        AccessDeniedError,
         AgentConfigError,
         CorruptFileError,
         DatabaseError,
@@ -54,6 +55,7 @@ _WHERE: dict[str, str] = {
     "Checkpoint": "memory.maintenance",
     "CorruptFileError": "errors",
     "DatabaseError": "errors",
+    "AccessDeniedError": "errors",
     "Diff": "rules.changes",
     "Entry": "model.entry",
     "FIELDS": "model.entry",
@@ -78,6 +80,7 @@ _WHERE: dict[str, str] = {
 __all__ = [
     "CATEGORIES",
     "FIELDS",
+    "AccessDeniedError",
     "AgentConfigError",
     "ArchiveResult",
     "Checkpoint",

@@ -261,21 +261,6 @@ class Sharing:
         report.backup = create_backup(self.store)
         return self.store.mutate(lambda state: (_replace_ops(state, entries, report), report))
 
-    # -- a team database (PostgreSQL) ------------------------------------
-    def push_team(self, database: str | None, name: str | None = None,
-                  allow_secrets: bool = False) -> SyncReport:  # fmt: skip
-        """This project's entries into the team database (project ``name``: the folder's)."""
-        from toon_memory.memory.team_sync import push
-
-        return push(self.store, database, name or self.root.name, allow_secrets)
-
-    def pull_team(self, database: str | None, name: str | None = None,
-                  allow_secrets: bool = False) -> SyncReport:  # fmt: skip
-        """The team database's entries into this project's files (data.toon)."""
-        from toon_memory.memory.team_sync import pull
-
-        return pull(self.store, database, name or self.root.name, allow_secrets)
-
     # -- GitHub Gist ------------------------------------------------------
     def _api_url(self) -> str:
         """``TOON_MEMORY_GITHUB_API``, else ``githubApi`` of the user's global config.json.

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     import psycopg
 
     from toon_memory.memory.api import Memory
+    from toon_memory.memory.sharing import SyncReport
 
     Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -172,6 +173,32 @@ class Team:
         root = self.home / name
         (root / STORE_DIR).mkdir(parents=True, exist_ok=True)
         return Memory(root, database=self.url, name=name)
+
+    # -- moving a project's files in and out ------------------------------
+    def push(self, root: str | Path | None = None, project: str | None = None,
+             allow_secrets: bool = False) -> SyncReport:  # fmt: skip
+        """The files' memory of the project at ``root`` merged into the database, as
+        ``project`` (default: the project folder's name)."""
+        from toon_memory.memory.team_sync import push
+
+        local = self._local(root)
+        return push(local.store, self.url, check_project(project or local.root.name),
+                    allow_secrets)  # fmt: skip
+
+    def pull(self, root: str | Path | None = None, project: str | None = None,
+             allow_secrets: bool = False) -> SyncReport:  # fmt: skip
+        """The database's ``project`` merged into the files of the project at ``root``."""
+        from toon_memory.memory.team_sync import pull
+
+        local = self._local(root)
+        return pull(local.store, self.url, check_project(project or local.root.name),
+                    allow_secrets)  # fmt: skip
+
+    @staticmethod
+    def _local(root: str | Path | None) -> Memory:
+        from toon_memory.memory.api import Memory
+
+        return Memory(root, database="")  # the files, whatever TOON_MEMORY_DATABASE_URL says
 
     def opened(self) -> list[tuple[str, Memory]]:
         """(project, memory) of each memory ``memory`` has opened so far."""

@@ -20,9 +20,8 @@ if TYPE_CHECKING:
     from toon_memory.store.team.team_store import TeamStore
 
 
-def _team(local: Store, database: str | None, name: str) -> TeamStore:
+def _team(local: Store, url: str, name: str) -> TeamStore:
     from toon_memory.search import INDEX_VERSION, Engine
-    from toon_memory.store.team.database import database_url
     from toon_memory.store.team.team_store import TeamStore
 
     if local.local():
@@ -30,18 +29,15 @@ def _team(local: Store, database: str | None, name: str) -> TeamStore:
             "database", "this memory is a team memory already; push and pull move a "
             "project's files (unset TOON_MEMORY_DATABASE_URL for the local memory)"
         )  # fmt: skip
-    url = database_url(database)
-    if url is None:
-        raise InputError("database", "give --database URL or set TOON_MEMORY_DATABASE_URL")
     return TeamStore(local.paths, url, name, Engine.over, str(INDEX_VERSION))
 
 
-def push(local: Store, database: str | None, name: str,
+def push(local: Store, url: str, name: str,
          allow_secrets: bool = False) -> SyncReport:  # fmt: skip
     """Merge this project's entries and file summaries into the team database."""
     from toon_memory.memory.sharing import SyncReport, merge_into, refuse_clear_copy
 
-    target = _team(local, database, name)
+    target = _team(local, url, name)
     if local.encrypted():
         refuse_clear_copy("a push to a team database")
     state = local.state()
@@ -50,12 +46,12 @@ def push(local: Store, database: str | None, name: str,
     return merge_into(target, entries, list(state.summaries.values()), report, allow_secrets)
 
 
-def pull(local: Store, database: str | None, name: str,
+def pull(local: Store, url: str, name: str,
          allow_secrets: bool = False) -> SyncReport:  # fmt: skip
     """Merge the team database's entries and file summaries into this project's files."""
     from toon_memory.memory.sharing import SyncReport, merge_into
 
-    source = _team(local, database, name)
+    source = _team(local, url, name)
     state = source.state()
     report = SyncReport(source.local(), str(local.paths.folder))
     entries = [entry.copy() for entry in state.entries.values()]

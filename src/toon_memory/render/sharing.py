@@ -64,6 +64,14 @@ def global_imported(report: SyncReport, call: Call) -> Rendered:
     return _synced(f"🌐 {verb} the global memory ({report.source})", report)
 
 
+def team_pushed(report: SyncReport, call: Call) -> Rendered:
+    return _synced(f"👥 pushed to {report.target}", report)
+
+
+def team_pulled(report: SyncReport, call: Call) -> Rendered:
+    return _synced(f"👥 pulled from {report.source} into {report.target}", report)
+
+
 def gist_exported(report: GistReport, call: Call) -> Rendered:
     verb = "created" if report.created else "updated"
     seen = ("public" if report.public else "secret") if report.created else ""

@@ -43,7 +43,8 @@ def _team(database: str | None) -> Team:
 
 @click.group()
 def team() -> None:
-    """A team memory in PostgreSQL: schema (init) and tokens."""
+    """A team memory in PostgreSQL: schema (init), tokens, and moving a project's files
+    in (push) and out (pull)."""
 
 
 @team.command("init")
@@ -101,6 +102,50 @@ def revoke(name: str, database: str | None, as_json: bool) -> None:
     from toon_memory.render.team import token_revoked
 
     show(token_revoked(_team(database).revoke_token(name), {}), as_json)
+
+
+def _moving(func: F) -> F:
+    """The options ``team push`` and ``team pull`` share."""
+    for option in (
+        json_option,
+        database_option,
+        click.option(
+            "--allow-secrets",
+            is_flag=True,
+            help="Move entries that hold a credential too (skipped and reported by default).",
+        ),
+        click.option(
+            "--project",
+            default=None,
+            help="The project's name in the database (default: the project folder's name).",
+        ),
+    ):
+        func = option(func)
+    return func
+
+
+@team.command("push")
+@_moving
+@handles_errors
+def push(project: str | None, allow_secrets: bool, database: str | None, as_json: bool) -> None:
+    """Merge this project's memory (its files: data.toon) into the team database, with the
+    remember merge rules. Idempotent: a second push changes nothing."""
+    from toon_memory.render.sharing import team_pushed
+
+    report = _team(database).push(None, project, allow_secrets)
+    show(team_pushed(report, {}), as_json)
+
+
+@team.command("pull")
+@_moving
+@handles_errors
+def pull(project: str | None, allow_secrets: bool, database: str | None, as_json: bool) -> None:
+    """Merge the team database's memory of this project into its files (data.toon), with
+    the remember merge rules; a pull that brings nothing leaves data.toon byte for byte."""
+    from toon_memory.render.sharing import team_pulled
+
+    report = _team(database).pull(None, project, allow_secrets)
+    show(team_pulled(report, {}), as_json)
 
 
 COMMANDS: tuple[click.Command, ...] = (team,)

@@ -30,8 +30,9 @@ _GUARD = threading.Lock()
 
 
 def database_url(given: str | None = None) -> str | None:
-    """``given``, else ``TOON_MEMORY_DATABASE_URL``, else None (the file store)."""
-    url = (given or os.environ.get(URL_ENV, "")).strip()
+    """``given``, else (None) ``TOON_MEMORY_DATABASE_URL``; None means the file store
+    (``given`` of ``""`` asks for the files whatever the environment says)."""
+    url = (os.environ.get(URL_ENV, "") if given is None else given).strip()
     if not url:
         return None
     if not url.startswith(("postgresql://", "postgres://")):
