@@ -132,7 +132,7 @@ def main() -> None:
             os.environ["TOON_MEMORY_HOME"] = str(Path(tmp) / "home")
             rows = [row for size in map(int, args.sizes.split(","))
                     for row in measure(size, url, args.calls, Path(tmp))]  # fmt: skip
-        print(print_table(["entries", "figure", "file store", "team store", "team/file"], rows))
+        print_table(["entries", "figure", "file store", "team store", "team/file"], rows)
     finally:
         if cluster is not None:
             from toon_memory.store.team.database import close_all
