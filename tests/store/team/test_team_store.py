@@ -226,3 +226,20 @@ def test_doctor_reports_the_database_and_its_errors(
     other = Memory(tmp_path / "x", database=bare, name="doc")
     assert any(level == "error" and "team init" in text for level, text in other.doctor())
     close_pool(bare)
+
+
+def test_the_cli_keeps_entries_in_the_database_it_is_given(
+    team_database: str, project: Path
+) -> None:
+    from tests.conftest import run_cli
+
+    run_cli("--database", team_database, "remember", "-c", "decision", "-k", "db",
+            "-m", "Postgres holds it", project=project, check=True)  # fmt: skip
+    assert not Memory(project, database="").paths.data.exists()  # nothing in the files
+    team = Memory(project, database=team_database)  # the project folder's name
+    assert team.get("db").content == "Postgres holds it"
+    found = run_cli("--database", team_database, "recall", "postgres", project=project,
+                    check=True)  # fmt: skip
+    assert "db" in found.stdout
+    bad = run_cli("--database", "mysql://x", "recall", "x", project=project)
+    assert bad.returncode == 2 and "database" in bad.stderr

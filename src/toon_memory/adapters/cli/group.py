@@ -65,14 +65,20 @@ def load(module: str) -> None:
     help="Project root, an existing folder (default: found from the working directory; "
     "env TOON_MEMORY_PROJECT).",
 )  # fmt: skip
+@click.option(
+    "--database", metavar="URL", default=None,
+    help="Keep the entries in this team database, postgresql://user@host/db, as the project "
+    "folder's name (env TOON_MEMORY_DATABASE_URL; default: the files).",
+)  # fmt: skip
 @click.version_option(package_name="toon-memory")
 @click.pass_context
-def cli(ctx: click.Context, project: str | None) -> None:
+def cli(ctx: click.Context, project: str | None, database: str | None) -> None:
     """Persistent, token-lean memory for AI coding agents.
 
-    Memory lives in .toon-memory/memory/data.toon at the project root.
+    Memory lives in .toon-memory/memory/data.toon at the project root (or, with --database,
+    in a team database).
     """
-    ctx.obj = Invocation(project)
+    ctx.obj = Invocation(project, database)
 
 
 @cli.result_callback()

@@ -37,8 +37,9 @@ __all__ = ["ALLOW_SECRETS_HELP", "Invocation", "handles_errors", "json_option", 
 class Invocation:
     """What every command shares: the project override and the memory it opens."""
 
-    def __init__(self, project: str | None) -> None:
+    def __init__(self, project: str | None, database: str | None = None) -> None:
         self.project = project
+        self.database = database
         self._memory: Memory | None = None
 
     @property
@@ -46,7 +47,8 @@ class Invocation:
         if self._memory is None:
             from toon_memory.memory.api import Memory
 
-            self._memory = Memory(Path(self.project) if self.project else None)
+            self._memory = Memory(Path(self.project) if self.project else None,
+                                  database=self.database)  # fmt: skip
         return self._memory
 
     def print_notices(self) -> None:
