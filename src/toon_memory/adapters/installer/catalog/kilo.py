@@ -9,7 +9,7 @@ no plugin is written. Project file: an existing ``kilo.json`` or
 """
 
 from toon_memory.adapters.installer.places import project, xdg
-from toon_memory.adapters.installer.shapes import mcp_entry, opencode_local
+from toon_memory.adapters.installer.shapes import mcp_entry, opencode_local, opencode_remote
 from toon_memory.adapters.installer.spec import Agent, Block, Setup
 
 AGENT = Agent(
@@ -31,6 +31,7 @@ AGENT = Agent(
                 "jsonc",
                 ("mcp",),
                 opencode_local,
+                remote=opencode_remote,
             ),
             Block((project("AGENTS.md"),)),
         )
@@ -38,7 +39,11 @@ AGENT = Agent(
     user=Setup(
         (
             mcp_entry(
-                (xdg("kilo/kilo.jsonc"), xdg("kilo/kilo.json")), "jsonc", ("mcp",), opencode_local
+                (xdg("kilo/kilo.jsonc"), xdg("kilo/kilo.json")),
+                "jsonc",
+                ("mcp",),
+                opencode_local,
+                remote=opencode_remote,
             ),
         )
     ),
