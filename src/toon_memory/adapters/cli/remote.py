@@ -81,12 +81,16 @@ def hook_reply(remote: RemoteServer, action: str, agent: str, event: str) -> str
 
 
 def server_options(func: F) -> F:
-    """``--server URL`` (``TOON_MEMORY_SERVER``) and ``--token-env VAR`` on a command."""
-    func = click.option(
-        "--token-env", "token_env", default=None, metavar="VAR",
-        help=f"The environment variable holding the team server's token (default {DEFAULT_TOKEN_ENV}).",
-    )(func)  # fmt: skip
-    return click.option(
+    """``--server URL`` (``TOON_MEMORY_SERVER``) and ``--token-env VAR`` on a command (a
+    function being decorated, or a built ``click.Command``), listed in that order."""
+    server = click.option(
         "--server", "server", default=None, metavar="URL",
         help=f"Run on this team server (its /mcp URL) instead of the local memory (default ${SERVER_ENV}).",
-    )(func)  # fmt: skip
+    )  # fmt: skip
+    token_env = click.option(
+        "--token-env", "token_env", default=None, metavar="VAR",
+        help=f"The environment variable holding the team server's token (default {DEFAULT_TOKEN_ENV}).",
+    )  # fmt: skip
+    if isinstance(func, click.Command):  # appended in order
+        return token_env(server(func))
+    return server(token_env(func))
