@@ -43,7 +43,7 @@ EXPECTED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
     "opencode": ("opencode.json", ".config/opencode/opencode.json", ("mcp",),
                  {"type": "remote", "enabled": True, "url": URL,
                   "headers": _bearer(f"{{env:{VAR}}}")}),
-    "kilo": ("kilo.jsonc", ".config/kilo/kilo.jsonc", ("mcp",),
+    "kilo": ("", ".config/kilo/kilo.jsonc", ("mcp",),
              {"type": "remote", "enabled": True, "url": URL, "headers": _bearer(f"{{env:{VAR}}}")}),
     "copilot-cli": (".github/mcp.json", ".copilot/mcp-config.json", ("mcpServers",),
                     {"type": "http", "tools": ["*"], "url": URL, "headers": _bearer(f"${{{VAR}}}")}),
@@ -73,8 +73,10 @@ def _read(path: Path) -> dict[str, Any]:
 def test_every_agent_either_points_at_a_team_server_or_says_why() -> None:
     for agent in AGENTS:
         ok = [agent.remote_ok(scope) for scope in agent.scopes]
-        assert all(ok) or (not any(ok) and agent.no_remote), agent.id
-    assert {a.id for a in AGENTS if a.remote_ok(a.scopes[0])} == set(EXPECTED)
+        assert all(ok) or agent.no_remote, agent.id
+    kilo = find_agent("kilo")
+    assert (kilo.remote_ok("project"), kilo.remote_ok("user")) == (False, True)
+    assert {a.id for a in AGENTS if any(a.remote_ok(s) for s in a.scopes)} == set(EXPECTED)
 
 
 @pytest.mark.parametrize("scope", ["local", "global"])
@@ -83,8 +85,8 @@ def test_init_server_writes_the_remote_entry_and_uninstall_restores(
     agent: str, scope: str, env: dict[str, str], proj: Path
 ) -> None:
     project_file, user_file, key, entry = EXPECTED[agent]
-    if scope == "local" and not project_file:
-        pytest.skip(f"{agent} has no project scope")
+    if scope == "local" and not find_agent(agent).remote_ok("project"):
+        pytest.skip(f"{agent} points at a team server only from its user file")
     home = Path(env["HOME"])
     target = proj / project_file if scope == "local" else home / user_file
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -5,7 +5,10 @@ kilo.ai/docs/customize/custom-rules (agents.md). Legacy ``mcp_settings.json``
 is silently ignored after v7.0.33 (Kilo #6481), so only the v7 file is
 written. The plugin folder name is unverified (``plugin/`` vs ``plugins/``):
 no plugin is written. Project file: an existing ``kilo.json`` or
-``.kilo/kilo.jsonc`` is used, else ``kilo.jsonc``.
+``.kilo/kilo.jsonc`` is used, else ``kilo.jsonc``. A team server only in the
+user scope: Kilo 7.7 drops a project file's remote entry whose headers read an
+environment variable (``kilo mcp list``: "No MCP servers configured"; the same
+entry in the user file connects), so ``init local --server`` skips Kilo.
 """
 
 from toon_memory.adapters.installer.places import project, xdg
@@ -24,6 +27,8 @@ AGENT = Agent(
         xdg("kilo"),
     ),
     binaries=("kilo", "kilocode"),
+    no_remote="Kilo ignores a project file's remote entry whose headers read an environment "
+    "variable; point it at the team server with `init global --server`",
     project=Setup(
         (
             mcp_entry(
@@ -31,7 +36,6 @@ AGENT = Agent(
                 "jsonc",
                 ("mcp",),
                 opencode_local,
-                remote=opencode_remote,
             ),
             Block((project("AGENTS.md"),)),
         )
