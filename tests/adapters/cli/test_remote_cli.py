@@ -15,12 +15,15 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.adapters.cli.teamserver import TOKEN, TeamServer, dead_url, team_server
 from tests.conftest import run_cli
 
-from toon_memory.adapters.cli.hook_run import HookLine, fast_argv
+from toon_memory.adapters.cli.hook_run import ACTIONS, HookLine, fast_argv
 
 
 @pytest.fixture
@@ -140,6 +143,26 @@ def test_fast_argv_takes_the_server_lines_init_writes(
     args: list[str], parsed: HookLine | None
 ) -> None:
     assert fast_argv(args) == parsed
+
+
+VALUES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30)
+
+
+@given(st.sampled_from(sorted(ACTIONS)), st.lists(st.booleans(), min_size=3, max_size=3),
+       st.tuples(VALUES, VALUES, VALUES), st.lists(st.booleans(), min_size=3, max_size=3),
+       st.randoms(use_true_random=False))  # fmt: skip
+def test_fast_argv_reads_back_any_line_of_its_options(
+    action: str, present: list[bool], values: tuple[str, str, str], joined: list[bool], rnd: Any
+) -> None:
+    """Whatever the values, their order and their ``--opt=value``/``--opt value`` form."""
+    names = ("--agent", "--server", "--token-env")
+    words: list[list[str]] = [[action]]
+    for name, value, here, eq in zip(names, values, present, joined, strict=True):
+        if here:
+            words.append([f"{name}={value}"] if eq else [name, value])
+    rnd.shuffle(words)
+    expected = HookLine(action, *(v if here else None for v, here in zip(values, present, strict=True)))
+    assert fast_argv([w for group in words for w in group]) == expected
 
 
 CLI = "import sys; sys.argv[0] = 'toon-memory'; from toon_memory.adapters.cli.main import main; main()"
