@@ -33,6 +33,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[No
     monkeypatch.setenv("TOON_MEMORY_HOME", str(home))
     monkeypatch.setenv("TOON_MEMORY_TODAY", TODAY)
     monkeypatch.delenv("TOON_MEMORY_PROJECT", raising=False)
+    monkeypatch.delenv("TOON_MEMORY_SERVER", raising=False)  # the local memory, not a team's
     # No test reaches GitHub: the Gist client talks to a dead loopback port unless a test
     # starts its own fake server; no token from the machine running the tests is used.
     monkeypatch.setenv("TOON_MEMORY_GITHUB_API", "http://127.0.0.1:9")

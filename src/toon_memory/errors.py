@@ -17,6 +17,8 @@ only these, and only at the edge.
     │   └── EncryptionError   a missing or wrong key, a file that fails authentication
     ├── AccessDeniedError     a team token's role does not allow the call; names the role
     ├── SyncError             git or GitHub refused a sharing step; says what to do
+    ├── RemoteError           a team server (``--server``) unreachable, refusing the
+    │                         token or failing a call; names the URL, never the token
     └── AgentConfigError      an agent's config file the installer will not edit;
                               names file and line, the file is left untouched
 """
@@ -161,6 +163,12 @@ class AccessDeniedError(ToonMemoryError):
 class SyncError(ToonMemoryError):
     """Sharing failed outside our files: git, or the GitHub API (a bad token, a rate limit,
     an unknown gist). The message says what to do and never holds a token."""
+
+
+class RemoteError(ToonMemoryError):
+    """A team server given by ``--server`` could not be reached, refused the token, or
+    answered a tool call with an error (its text passed through). The message names the
+    URL and the token's environment variable, never the token itself."""
 
 
 class AgentConfigError(ToonMemoryError):

@@ -17,7 +17,7 @@ class FileStatus:
     """One file of one agent's install: ``state`` is installed or error (``problem`` says why);
     for an MCP entry, the paths it names that are missing, the step the agent still waits for,
     or the answer of its server (``server`` is answers or fails, ``problem`` why it failed;
-    empty when not started)."""
+    empty when not started); ``remote`` the team server's URL a remote entry points at."""
 
     scope: str
     path: str
@@ -29,6 +29,7 @@ class FileStatus:
     waiting_for: str = ""
     server: str = ""
     tools: int = 0
+    remote: str = ""
 
     @property
     def ok(self) -> bool:
@@ -43,6 +44,8 @@ class FileStatus:
             data["missing"] = list(self.missing)
         if self.waiting_for:
             data["waiting_for"] = self.waiting_for
+        if self.remote:
+            data["remote"] = self.remote
         if self.server:
             data["server"] = {"answers": self.server == "answers", "tools": self.tools}
         return data

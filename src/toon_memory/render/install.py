@@ -1,7 +1,8 @@
 """The text and data of ``toon-memory status``: what is installed where, and whether it works.
 
 Invariant: pure (no I/O). One line per agent, then one per file
-(``scope path  what: state`` and what is wrong or still awaited); the data is
+(``scope path  what: state`` and what is wrong, still awaited, or the team server
+a remote entry points at); the data is
 ``InstallStatus.to_dict()``.
 """
 
@@ -30,6 +31,8 @@ def file_line(file: FileStatus) -> str:
         return f"{line} ({file.problem})"
     if file.missing:
         return f"{line}; names {', '.join(file.missing)}, which does not exist here"
+    if file.remote:
+        line += f"; points at the team server {file.remote}"
     if file.waiting_for:
         return f"{line}; written, waiting for {file.waiting_for}"
     if file.server == "answers":

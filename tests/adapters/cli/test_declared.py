@@ -99,7 +99,10 @@ def test_each_declared_command_is_its_spec(spec: ToolSpec) -> None:
     for name in spec.command.split():
         assert isinstance(command, click.Group)
         command = command.commands[name]
-    params = [p for p in command.params if p.name != "as_json"]
+    shared = ("as_json", "server", "token_env")
+    params = [p for p in command.params if p.name not in shared]
+    remote = {p.name for p in command.params} & {"server", "token_env"}
+    assert remote == ({"server", "token_env"} if spec.name in declared.REMOTE_TOOLS else set())
     on_line = [p for p in spec.params if p.cli is None or not p.cli.fixed]
     assert [p.name for p in params] == [p.name for p in on_line]
     method = declared.bound_class_method(spec)

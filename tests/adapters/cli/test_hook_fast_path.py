@@ -17,21 +17,21 @@ from tests.adapters.cli.test_hooks import agent, claude
 from tests.project.gitrepo import commit_files, init_repo
 
 from toon_memory import Memory
-from toon_memory.adapters.cli.hook_run import fast_argv
+from toon_memory.adapters.cli.hook_run import HookLine, fast_argv
 
 
 @pytest.mark.parametrize(
     ("args", "parsed"),
-    [(["session-start"], ("session-start", None)),
-     (["post-tool", "--agent", "codex"], ("post-tool", "codex")),
-     (["--agent=gemini", "stop"], ("stop", "gemini")),
-     (["pre-commit"], ("pre-commit", None)),
+    [(["session-start"], HookLine("session-start")),
+     (["post-tool", "--agent", "codex"], HookLine("post-tool", "codex")),
+     (["--agent=gemini", "stop"], HookLine("stop", "gemini")),
+     (["pre-commit"], HookLine("pre-commit")),
      ([], None), (["--help"], None), (["stop", "-h"], None), (["bogus"], None),
      (["stop", "stop"], None), (["stop", "--agent"], None),
      (["stop", "--agent", "a", "--agent", "b"], None), (["stop", "--no-such-option"], None)],
 )  # fmt: skip
 def test_fast_argv_takes_only_the_installer_shapes(
-    args: list[str], parsed: tuple[str, str | None] | None
+    args: list[str], parsed: HookLine | None
 ) -> None:
     assert fast_argv(args) == parsed
 

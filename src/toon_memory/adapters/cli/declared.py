@@ -10,7 +10,9 @@ own, read from its signature (lazily, for ``--help``) unless ``Cli.default``
 sets a CLI one (a ``Cli.fixed`` one is always passed and not on the
 command line). A boolean is ``--flag/--no-flag``, or ``--flag/<Cli.off>``
 when the declaration names its off flag (``--dry-run/--apply``). A required
-published parameter is a required option or argument. Importing this module
+published parameter is a required option or argument. The commands of
+``REMOTE_TOOLS`` also take ``--server``/``--token-env`` (``cli.remote``): then
+the same published arguments go to that team server's tool instead. Importing this module
 loads click and the pure tool data, nothing of the core.
 """
 
@@ -24,6 +26,7 @@ import click
 from click.core import ParameterSource
 
 from toon_memory.adapters.cli.invocation import Invocation, handles_errors, json_option, show
+from toon_memory.adapters.cli.remote import remote_from, server_options, show_remote
 from toon_memory.adapters.server.specs import Cli, Param, ToolSpec
 
 if TYPE_CHECKING:
@@ -33,6 +36,8 @@ if TYPE_CHECKING:
 TYPES: dict[str, click.ParamType[Any]] = {"string": click.STRING, "integer": click.INT,
                                      "number": click.FLOAT, "boolean": click.BOOL}  # fmt: skip
 PLAIN = Cli()
+#: The tools whose commands can run on a team server (``--server``).
+REMOTE_TOOLS = frozenset({"memory_recall", "memory_remember", "memory_primer"})
 
 
 def bound_class_method(spec: ToolSpec) -> Callable[..., Any]:
@@ -144,6 +149,14 @@ def command(spec: ToolSpec) -> click.Command:
 
         ctx = click.get_current_context()
         as_json = values.pop("as_json")
+        remote = None
+        if spec.name in REMOTE_TOOLS:
+            remote = remote_from(values.pop("server"), values.pop("token_env"))
+        if remote is not None:
+            published = {p.name for p in spec.params if p.cli is None or not p.cli.only}
+            arguments = {k: v for k, v in given(ctx, spec, values).items() if k in published}
+            show_remote(remote, spec.name, arguments, as_json)
+            return
         shared = ctx.find_object(Invocation) or Invocation(None)
         memory: Memory = shared.memory
         show(run_tool(memory, spec, given(ctx, spec, values)), as_json)
@@ -151,7 +164,7 @@ def command(spec: ToolSpec) -> click.Command:
     params = [click_param(spec, p) for p in spec.params if p.cli is None or not p.cli.fixed]
     name = spec.command.split()[-1]  # ``context brief``: the ``brief`` of group ``context``
     built = json_option(click.Command(name, callback=run, params=params, help=spec.help))
-    return built
+    return server_options(built) if spec.name in REMOTE_TOOLS else built
 
 
 def commands(specs: tuple[ToolSpec, ...]) -> tuple[click.Command, ...]:

@@ -13,13 +13,16 @@ import click
 
 from toon_memory.adapters.cli.hook_run import run_and_report
 from toon_memory.adapters.cli.invocation import Invocation, pass_ctx
+from toon_memory.adapters.cli.remote import server_options
 
 
 @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("action", required=False, default="")
 @click.option("--agent", default=None, help="The agent running the hook (claude, codex, gemini…).")
+@server_options
 @pass_ctx
-def hook(ctx: Invocation, action: str, agent: str | None) -> None:
+def hook(ctx: Invocation, action: str, agent: str | None, server: str | None,
+         token_env: str | None) -> None:  # fmt: skip
     """Run by agent hooks: session-start, post-tool or stop, with the JSON payload on stdin;
     and by git: pre-commit.
 
@@ -27,5 +30,6 @@ def hook(ctx: Invocation, action: str, agent: str | None) -> None:
     soft conflicts and the primer; post-tool records the files touched; stop
     ends the session; pre-commit folds the journal into data.toon and stages
     the memory files. Never fails: problems go to stderr, the exit code is 0.
+    With --server, session-start prints the team server's primer instead.
     """
-    run_and_report(ctx.project, action, agent)
+    run_and_report(ctx.project, action, agent, server, token_env)

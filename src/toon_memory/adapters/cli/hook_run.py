@@ -12,7 +12,9 @@ writes, so they start without click and the other commands
 (``cli.main``); anything else goes through the click command
 (``cli.hook_command``), which runs the same ``run_and_report``. What a
 hook does to the memory is one ``Memory.hook`` call (``memory.hooks``);
-this module only parses the payload and prints the reply.
+this module only parses the payload and prints the reply. With ``--server``
+(or ``TOON_MEMORY_SERVER``) the hook asks that team server instead
+(``cli.remote.hook_reply``), and the local memory is never opened.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from toon_memory.model.entry import GIT_HOOK_ACTIONS, HOOK_ACTIONS
 
@@ -34,21 +36,34 @@ if TYPE_CHECKING:
 ACTIONS = frozenset({*HOOK_ACTIONS, *GIT_HOOK_ACTIONS})
 
 
-def fast_argv(args: Sequence[str]) -> tuple[str, str | None] | None:
-    """``(action, agent)`` of ``<action> [--agent NAME]`` (either order, ``--agent=NAME``
-    too) with a known action; None for anything else (help, other options)."""
-    action, agent, rest = "", None, list(args)
+class HookLine(NamedTuple):
+    """A plain hook line: its action, ``--agent``, ``--server`` and ``--token-env``."""
+
+    action: str
+    agent: str | None = None
+    server: str | None = None
+    token_env: str | None = None
+
+
+_OPTIONS = ("--agent", "--server", "--token-env")
+
+
+def fast_argv(args: Sequence[str]) -> HookLine | None:
+    """The ``HookLine`` of ``<action> [--agent NAME] [--server URL] [--token-env VAR]`` (any
+    order, ``--opt=value`` too, each once) with a known action; None for anything else."""
+    action, given, rest = "", dict[str, str](), list(args)
     while rest:
         arg = rest.pop(0)
-        if arg == "--agent" and rest and agent is None:
-            agent = rest.pop(0)
-        elif arg.startswith("--agent=") and agent is None:
-            agent = arg.removeprefix("--agent=")
+        name, eq, value = arg.partition("=")
+        if name in _OPTIONS and name not in given and (eq or rest):
+            given[name] = value if eq else rest.pop(0)
         elif arg in ACTIONS and not action:
             action = arg
         else:
             return None
-    return (action, agent) if action else None
+    if not action:
+        return None
+    return HookLine(action, *(given.get(name) for name in _OPTIONS))
 
 
 def fast_project() -> tuple[bool, str | None]:
@@ -67,11 +82,15 @@ def skip_hook(action: str, problem: str) -> None:
         sys.stderr.flush()
 
 
-def run_and_report(project: str | None, action: str, agent: str | None) -> None:
-    """Run the hook; print its reply on stdout, or one line on stderr on any problem."""
+def run_and_report(project: str | None, action: str, agent: str | None,
+                   server: str | None = None, token_env: str | None = None) -> None:  # fmt: skip
+    """Run the hook (on the team server ``server`` when given, or ``TOON_MEMORY_SERVER``);
+    print its reply on stdout, or one line on stderr on any problem."""
     try:
         if action == "pre-commit":  # git gives no payload: stdin may be a terminal
             reply = _pre_commit(project)
+        elif server or _server_from_env():
+            reply = _remote_hook(server, token_env, action, agent, _stdin())
         else:
             reply = run_hook(project, action, agent, _stdin())
         if reply:
@@ -115,6 +134,30 @@ def _memory(project: str | None, event: HookEvent) -> Memory:
         return Memory(Path(project))
     cwd = Path(event.cwd) if event.cwd else None
     return Memory(cwd if cwd is not None and cwd.is_dir() else None)
+
+
+def _server_from_env() -> str:
+    from toon_memory.adapters.installer.remote import SERVER_ENV
+
+    return os.environ.get(SERVER_ENV, "").strip()
+
+
+def _remote_hook(server: str | None, token_env: str | None, action: str, agent_opt: str | None,
+                 raw: bytes) -> str:  # fmt: skip
+    """The hook against a team server: session-start's primer, nothing for the others."""
+    from toon_memory.adapters.cli.remote import hook_reply, remote_from
+    from toon_memory.model.checks import check_choice
+
+    check_choice(action, "action", HOOK_ACTIONS)
+    remote = remote_from(server, token_env)
+    if remote is None or action != "session-start":
+        return ""
+    from toon_memory.adapters.installer import parse_hook_payload
+    from toon_memory.adapters.installer.replies import agent_from_env, agent_from_payload
+
+    agent = (agent_opt or agent_from_env(os.environ)).strip().lower()
+    event = parse_hook_payload(raw, agent or None)
+    return hook_reply(remote, action, agent or agent_from_payload(event.raw), event.event)
 
 
 def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes) -> str:

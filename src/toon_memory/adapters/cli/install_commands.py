@@ -3,7 +3,9 @@
 Invariant: every rule about files lives in ``toon_memory.adapters.installer``; these
 commands choose agents and scopes, call it, and print what happened. A
 config that cannot be edited is reported (file and line) and the run goes
-on with the others; the exit code is 1 when anything failed. Nothing heavier
+on with the others; the exit code is 1 when anything failed. ``init --server``
+points the agents at a team server instead (their remote entry, hook lines
+naming the server); an agent that cannot is skipped and says why. Nothing heavier
 than click is imported before a command runs. ``COMMANDS`` is added to
 the group by ``cli.main``.
 """
@@ -72,23 +74,27 @@ def print_report(report: Any, places: Any) -> None:
         click.echo(f"    note: {note}")
 
 
-def summary_lines(agents: list[Any], scope: str, places: Any) -> list[str]:
+def summary_lines(agents: list[Any], scope: str, places: Any, remote: Any = None) -> list[str]:
     """agent → scope → path (what) lines for the confirmation summary."""
-    from toon_memory.adapters.installer.engine import plan
+    from toon_memory.adapters.installer.engine import no_remote, plan
 
     lines = []
     for agent in agents:
-        steps = plan(agent, scope, places)
+        steps = plan(agent, scope, places, remote is not None)
         if not steps:
             note = agent.scope_note or f"no {scope}-scope config"
+            if agent.setup(scope) is not None and remote is not None:
+                note = no_remote(agent)
             lines.append(f"  {agent.title} → skipped ({note})")
         for path, what in steps:
             lines.append(f"  {agent.title} → {scope} → {shown(path, places)} ({what})")
     return lines
 
 
-def run_install(agents: list[Any], scope: str, root: Path, *, quiet: bool = False) -> list[Any]:
-    """Install ``agents`` in ``scope``; print each report unless ``quiet``; return them."""
+def run_install(agents: list[Any], scope: str, root: Path, *, quiet: bool = False,
+                remote: Any = None) -> list[Any]:  # fmt: skip
+    """Install ``agents`` in ``scope`` (pointing at the team server ``remote``); print each
+    report unless ``quiet``; return them."""
     from toon_memory.adapters.installer import engine
     from toon_memory.adapters.installer.command import ServerCommand
 
@@ -96,7 +102,7 @@ def run_install(agents: list[Any], scope: str, root: Path, *, quiet: bool = Fals
     command = ServerCommand.installed()
     reports = []
     for agent in agents:
-        report = engine.install(agent, scope, places, command)
+        report = engine.install(agent, scope, places, command, remote)
         if not quiet:
             print_report(report, places)
         reports.append(report)
@@ -104,8 +110,12 @@ def run_install(agents: list[Any], scope: str, root: Path, *, quiet: bool = Fals
     if not quiet:
         kind = "project files (committed: no path of this machine)" if scope == "project" else (
             "user files")  # fmt: skip
-        click.echo(f"server command in {kind}: {chosen.line} mcp"
-                   + (f"  ({chosen.why})" if chosen.why else ""))  # fmt: skip
+        if remote is not None:
+            click.echo(f"team server: {remote.url} (token from ${remote.token_env}, never "
+                       f"written to a file); hooks run: {chosen.line} hook …")  # fmt: skip
+        else:
+            click.echo(f"server command in {kind}: {chosen.line} mcp"
+                       + (f"  ({chosen.why})" if chosen.why else ""))  # fmt: skip
     if " " in chosen.program and not quiet:
         click.echo("note: the program path has spaces; Trae rejects such a command")
     return reports
@@ -143,17 +153,28 @@ def _choose(spec: str | None, places: Any) -> list[Any]:
     is_flag=True,
     help="Share the memory through git: merge driver and pre-commit hook (see git-setup).",
 )
+@click.option("--server", "server", default=None, metavar="URL",
+              help="Point the agents at this team server (its /mcp URL) instead of a local "
+                   "memory: their remote MCP entry and hooks.")  # fmt: skip
+@click.option("--token-env", "token_env", default=None, metavar="VAR",
+              help="The environment variable the agents read the server's token from "
+                   "(default TOON_MEMORY_TOKEN); the token itself is never written.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def init(ctx: click.Context, scope: str, agents_spec: str | None, yes: bool, use_git: bool,
-         as_json: bool) -> None:  # fmt: skip
+         server: str | None, token_env: str | None, as_json: bool) -> None:  # fmt: skip
     """Create the memory and register it with your agents (MCP entry, hooks, instructions).
 
     Agents named with --agents are set up at once; the agents found on this
     machine are set up after a confirmation (a terminal) or with --yes.
+    With --server, each agent that can gets a remote entry for that team
+    server (the Authorization header read from --token-env by the agent).
     """
+    from toon_memory.adapters.installer.remote import remote_server
+
     try:
-        data, ok = _init(ctx, SCOPE_NAMES[scope], agents_spec, yes, as_json)
+        remote = None if server is None else remote_server(server, token_env)
+        data, ok = _init(ctx, SCOPE_NAMES[scope], agents_spec, yes, as_json, remote)
         if use_git:
             data["git"] = _git_setup(ctx, quiet=as_json)
     except ToonMemoryError as exc:
@@ -177,12 +198,14 @@ def _git_setup(ctx: click.Context, *, quiet: bool) -> Any:
 
 
 def _init(ctx: click.Context, where: str, agents_spec: str | None, yes: bool,
-          quiet: bool) -> tuple[dict[str, Any], bool]:  # fmt: skip
+          quiet: bool, remote: Any) -> tuple[dict[str, Any], bool]:  # fmt: skip
     root = _project_of(ctx)
     places = _places(root)
     agents = _choose(agents_spec, places)
     data: dict[str, Any] = {"agents": []}
-    if where == "project":
+    if remote is not None:
+        data["server"] = {"url": remote.url, "token_env": remote.token_env}
+    if where == "project" and remote is None:
         done = init_memory(root)
         data.update(done.data)
         if not quiet:
@@ -193,15 +216,15 @@ def _init(ctx: click.Context, where: str, agents_spec: str | None, yes: bool,
         return data, True
     if not yes and not agents_spec and not interactive():
         if not quiet:
-            click.echo("\n".join(["Found:", *summary_lines(agents, where, places)]))
+            click.echo("\n".join(["Found:", *summary_lines(agents, where, places, remote)]))
             click.echo("Nothing written to agent configs: run again with --yes (or --agents …).")
         return data, True
     if not yes and interactive() and not quiet:
-        click.echo("\n".join(summary_lines(agents, where, places)))
+        click.echo("\n".join(summary_lines(agents, where, places, remote)))
         if not click.confirm("Proceed?", default=True):
             click.echo("Nothing changed.")
             return data, True
-    reports = run_install(agents, where, root, quiet=quiet)
+    reports = run_install(agents, where, root, quiet=quiet, remote=remote)
     data["agents"] = [report_data(r) for r in reports]
     return data, all(r.ok for r in reports)
 
@@ -254,7 +277,9 @@ def _file_status(state: Any, places: Any, probed: dict[tuple[Any, ...], tuple[st
     from toon_memory.model.install_status import FileStatus
 
     done = FileStatus(state.scope, str(state.path), shown(state.path, places), state.what,
-                      state.state, state.problem)  # fmt: skip
+                      state.state, state.problem, remote=state.url)  # fmt: skip
+    if state.url and state.state != "error":
+        return replace(done, waiting_for=waiting_for(state.agent.id, state.scope, places) or "")
     if state.state == "error" or not state.argv:
         return done
     argv = expanded(state.argv, places)

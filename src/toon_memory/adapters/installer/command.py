@@ -78,17 +78,22 @@ class ServerCommand:
         return self.argv("mcp", *extra)
 
     def hook_line(
-        self, action: str, agent: str, windows: bool = sys.platform.startswith("win")
+        self,
+        action: str,
+        agent: str,
+        windows: bool = sys.platform.startswith("win"),
+        extra: tuple[str, ...] = (),
     ) -> str:
-        """The shell line of a hook: ``<program> hook <action> --agent <agent>``, quoted for
-        the shell (``is_our_hook`` and ``hook_agent`` read it back)."""
+        """The shell line of a hook: ``<program> hook <action> --agent <agent>`` and ``extra``
+        (a team server's ``--server URL``), quoted for the shell (``is_our_hook`` and
+        ``hook_agent`` read it back)."""
         if action not in HOOK_ACTIONS:
             raise ValueError(f"unknown hook action {quote(action)}")
         if not AGENT_ID.fullmatch(agent):
             raise ValueError(f"not an agent id: {quote(agent)}")
         import subprocess
 
-        parts = self.argv("hook", action, "--agent", agent)
+        parts = self.argv("hook", action, "--agent", agent, *extra)
         return subprocess.list2cmdline(parts) if windows else shlex.join(parts)
 
 

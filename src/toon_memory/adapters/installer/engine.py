@@ -6,7 +6,10 @@ parts that share a file (Gemini's server entry and hooks) are applied to
 the same document. A file that cannot be edited is reported in the
 ``Report`` and the other files of the run go on. Uninstall leaves an
 instruction block in place while another installed agent of the same scope
-still reads that file (``keep``).
+still reads that file (``keep``). A run with a team server (``remote``)
+writes the remote entry and hook lines that name the server, and writes
+nothing for an agent that cannot point at one (``Agent.remote_ok``): its
+report says so.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from toon_memory.adapters.installer import blocks, files, texts
 from toon_memory.adapters.installer.command import ServerCommand
 from toon_memory.adapters.installer.documents import Document
 from toon_memory.adapters.installer.places import Places
+from toon_memory.adapters.installer.remote import RemoteServer
 from toon_memory.adapters.installer.spec import (
     Agent,
     Block,
@@ -65,10 +69,18 @@ def scope_command(scope: str, places: Places, command: ServerCommand) -> ServerC
     return ServerCommand.portable(places.env.get("PATH")) if scope == "project" else command
 
 
-def inputs_for(scope: str, places: Places, command: ServerCommand, agent: Agent) -> Inputs:
+def inputs_for(scope: str, places: Places, command: ServerCommand, agent: Agent,
+               remote: RemoteServer | None = None) -> Inputs:  # fmt: skip
     chosen = scope_command(scope, places, command)
     extra = agent.project_args if scope == "project" else ()
-    return Inputs(chosen.server_argv(*extra), chosen, places, places.windows, agent.id)
+    argv = chosen.server_argv(*extra)
+    return Inputs(argv, chosen, places, places.windows, agent.id, remote)
+
+
+def no_remote(agent: Agent) -> str:
+    """Why ``init --server`` skips ``agent``."""
+    why = agent.no_remote or f"{agent.title} has no remote (HTTP) MCP entry we can write"
+    return f"not supported with --server: {why}; skipped (nothing written)"
 
 
 def detected(agent: Agent, places: Places) -> bool:
@@ -79,10 +91,10 @@ def detected(agent: Agent, places: Places) -> bool:
     return any(shutil.which(name, path=path) for name in agent.binaries)
 
 
-def plan(agent: Agent, scope: str, places: Places) -> list[tuple[Path, str]]:
-    """(file, what) pairs a run would write, without touching anything."""
+def plan(agent: Agent, scope: str, places: Places, remote: bool = False) -> list[tuple[Path, str]]:
+    """(file, what) pairs a run would write (with a team server: ``remote``), touching nothing."""
     setup = agent.setup(scope)
-    if setup is None:
+    if setup is None or (remote and not agent.remote_ok(scope)):
         return []
     return [(path, part.what) for part in setup.parts for path in part.targets(places)]
 
@@ -160,14 +172,19 @@ def _run_texts(report: Report, parts: list[Part], places: Places, inputs: Inputs
             report.changes.append(Change(path, part.what, action))
 
 
-def install(agent: Agent, scope: str, places: Places, command: ServerCommand) -> Report:
-    """Write the agent's entries, hooks, plugin and instruction block for ``scope``."""
+def install(agent: Agent, scope: str, places: Places, command: ServerCommand,
+            remote: RemoteServer | None = None) -> Report:  # fmt: skip
+    """Write the agent's entries, hooks, plugin and instruction block for ``scope`` (pointing
+    at the team server ``remote`` when given)."""
     report = Report(agent, scope)
     setup = agent.setup(scope)
     if setup is None:
         report.notes.append(agent.scope_note or f"{agent.title} has no {scope}-scope config")
         return report
-    inputs = inputs_for(scope, places, command, agent)
+    if remote is not None and not agent.remote_ok(scope):
+        report.notes.append(no_remote(agent))
+        return report
+    inputs = inputs_for(scope, places, command, agent, remote)
     _run_docs(report, list(setup.parts), places, inputs)
     _run_texts(report, list(setup.parts), places, inputs, set())
     report.notes.extend(setup.notes)

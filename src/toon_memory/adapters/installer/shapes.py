@@ -3,7 +3,11 @@
 Invariant: every builder turns the server argv (absolute program first) into
 exactly the entry the agent's docs show, nothing more (strict schemas such
 as OpenCode's reject unknown keys); ``argv_of`` reads the program and
-arguments back out of any of these shapes for ``status``.
+arguments back out of any of these shapes for ``status``. A remote entry
+(``http_entry``) points at a team server with the ``Authorization`` header
+written in the agent's own interpolation syntax (``${VAR}``, ``$VAR``,
+``{env:VAR}``, ``${env:VAR}``): the token never lands in a file;
+``url_of`` reads the URL back.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 
 from toon_memory.adapters.installer.command import is_our_hook
 from toon_memory.adapters.installer.places import Place
+from toon_memory.adapters.installer.remote import RemoteServer
 from toon_memory.adapters.installer.spec import SERVER_NAME, Entry, Inputs, ListEntries, PathT
 
 
@@ -31,10 +36,46 @@ def opencode_local(argv: list[str]) -> dict[str, Any]:
     return {"type": "local", "command": list(argv), "enabled": True}
 
 
+RemoteShape = Callable[[RemoteServer], dict[str, Any]]
+
+
+def http_entry(syntax: str, url_key: str = "url", **fixed: Any) -> RemoteShape:
+    """A remote entry: ``fixed`` keys first (``type``), the URL under ``url_key``, then
+    ``headers.Authorization = "Bearer " + syntax`` (``VAR`` stands for the variable)."""
+
+    def build(remote: RemoteServer) -> dict[str, Any]:
+        header = "Bearer " + syntax.replace("VAR", remote.token_env)
+        return {**fixed, url_key: remote.url, "headers": {"Authorization": header}}
+
+    return build
+
+
+#: OpenCode / Kilo: ``type: remote``; ``{env:VAR}`` is their interpolation (checked: ``mcp list``).
+opencode_remote = http_entry("{env:VAR}", type="remote", enabled=True)
+
+
+def codex_http(remote: RemoteServer) -> dict[str, Any]:
+    """Codex: ``url`` and ``bearer_token_env_var`` (Codex reads the variable itself)."""
+    return {"url": remote.url, "bearer_token_env_var": remote.token_env}
+
+
 def mcp_entry(files: tuple[Place, ...], fmt: str, key: PathT,
-              shape: Callable[[list[str]], dict[str, Any]], every: bool = False) -> Entry:  # fmt: skip
-    """The MCP server entry ``key.toon-memory`` built by ``shape``."""
-    return Entry(files, fmt, (*key, SERVER_NAME), lambda i: shape(i.argv), "MCP entry", every)
+              shape: Callable[[list[str]], dict[str, Any]], every: bool = False,
+              remote: RemoteShape | None = None) -> Entry:  # fmt: skip
+    """The MCP server entry ``key.toon-memory`` built by ``shape`` (by ``remote`` for a
+    team server; None: the agent cannot point at one)."""
+    return Entry(files, fmt, (*key, SERVER_NAME), lambda i: shape(i.argv), "MCP entry", every,
+                 remote)  # fmt: skip
+
+
+def url_of(entry: Any) -> str | None:
+    """The team server's URL of a remote entry (any shape above), or None."""
+    if not isinstance(entry, dict):
+        return None
+    for key in ("url", "httpUrl", "serverUrl"):
+        if isinstance(entry.get(key), str):
+            return str(entry[key])
+    return None
 
 
 def argv_of(entry: Any) -> list[str] | None:

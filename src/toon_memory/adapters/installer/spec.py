@@ -3,7 +3,8 @@
 Invariant: a definition is data (paths, format, keys, value builders); the
 parts know how to add themselves to a parsed document, find themselves, and
 take themselves out again, touching nothing that is not theirs. ``Entry`` is
-one keyed value (an MCP server, a named hook object); ``ListEntries`` are
+one keyed value (an MCP server, a named hook object; an MCP entry with a
+``remote`` builder can point at a team server instead); ``ListEntries`` are
 items we own inside lists (hook groups, Aider's ``read``); ``OwnedFile`` is a
 whole file we write; ``Block`` is an instruction block between markers.
 """
@@ -18,6 +19,7 @@ from typing import Any
 from toon_memory.adapters.installer.command import ServerCommand
 from toon_memory.adapters.installer.documents import MISSING, Document
 from toon_memory.adapters.installer.places import Place, Places
+from toon_memory.adapters.installer.remote import RemoteServer
 
 SCOPES = ("project", "user")
 SERVER_NAME = "toon-memory"
@@ -26,16 +28,23 @@ PathT = tuple[str | int, ...]
 
 @dataclass(frozen=True)
 class Inputs:
-    """What value builders see: the server argv and the hook command lines (of ``agent``)."""
+    """What value builders see: the server argv and the hook command lines (of ``agent``);
+    ``remote`` the team server the entry and the hooks point at (None: the local memory)."""
 
     argv: list[str]
     command: ServerCommand
     places: Places
     windows: bool = False
     agent: str = ""
+    remote: RemoteServer | None = None
+
+    @property
+    def hook_args(self) -> tuple[str, ...]:
+        """What a hook line adds after ``--agent``: the team server's arguments, if any."""
+        return () if self.remote is None else self.remote.hook_args()
 
     def hook(self, action: str) -> str:
-        return self.command.hook_line(action, self.agent, self.windows)
+        return self.command.hook_line(action, self.agent, self.windows, self.hook_args)
 
 
 def prune(doc: Document, path: PathT, backup: Document | None) -> None:
@@ -58,7 +67,8 @@ def _pick(files: tuple[Place, ...], places: Places, every: bool) -> list[Path]:
 
 @dataclass(frozen=True)
 class Entry:
-    """One value at ``path`` in a config document (ours: the whole value)."""
+    """One value at ``path`` in a config document (ours: the whole value). ``remote``
+    builds the value instead when the run points at a team server (an MCP entry only)."""
 
     files: tuple[Place, ...]
     fmt: str
@@ -66,12 +76,16 @@ class Entry:
     value: Callable[[Inputs], Any]
     what: str = "MCP entry"
     every: bool = False
+    remote: Callable[[RemoteServer], Any] | None = None
 
     def targets(self, places: Places) -> list[Path]:
         return _pick(self.files, places, self.every)
 
     def install(self, doc: Document, inputs: Inputs) -> None:
-        doc.set(self.path, self.value(inputs))
+        if inputs.remote is not None and self.remote is not None:
+            doc.set(self.path, self.remote(inputs.remote))
+        else:
+            doc.set(self.path, self.value(inputs))
 
     def uninstall(self, doc: Document, backup: Document | None) -> None:
         if doc.get(self.path) is not MISSING:
@@ -182,6 +196,8 @@ class Agent:
     servers outside the project; empty where it starts them in the project.
     ``forget`` (scope, places) runs first on uninstall and removes what the
     agent recorded about our parts (Codex's hook trust): (file, action) or None.
+    ``no_remote`` says why the agent cannot point at a team server, when its
+    server entry has no ``remote`` builder (``remote_ok``).
     """
 
     id: str
@@ -194,9 +210,17 @@ class Agent:
     scope_note: str = ""
     project_args: tuple[str, ...] = ()
     forget: Callable[[str, Places], tuple[Path, str] | None] | None = None
+    no_remote: str = ""
 
     def setup(self, scope: str) -> Setup | None:
         return self.project if scope == "project" else self.user
+
+    def remote_ok(self, scope: str) -> bool:
+        """True when the scope's server entry can point at a team server (Streamable HTTP,
+        the token from an environment variable in the agent's own syntax)."""
+        setup = self.setup(scope)
+        main = setup.parts[0] if setup is not None and setup.parts else None
+        return isinstance(main, Entry) and main.remote is not None
 
     @property
     def scopes(self) -> tuple[str, ...]:

@@ -5,18 +5,19 @@ with its error, never repaired. ``installed`` is True when the agent's MCP
 entry (or, for Aider, its ``read:`` item) is present in the scope.
 ``missing_paths`` names the absolute paths of a written command that do not
 exist on this machine (a project file written on another one), after the
-agent's workspace variables are put in (``expanded``).
+agent's workspace variables are put in (``expanded``). A remote entry (a
+team server's) has no argv: its ``url`` is read instead.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from toon_memory.adapters.installer import blocks, files, texts
 from toon_memory.adapters.installer.places import Places
-from toon_memory.adapters.installer.shapes import argv_of, env_of
+from toon_memory.adapters.installer.shapes import argv_of, env_of, url_of
 from toon_memory.adapters.installer.spec import Agent, Block, Entry, ListEntries, OwnedFile, Part
 from toon_memory.errors import AgentConfigError
 
@@ -33,24 +34,30 @@ class FileState:
     problem: str = ""
     argv: tuple[str, ...] = ()
     env: tuple[tuple[str, str], ...] = ()
+    url: str = ""
 
 
-def _doc_state(
-    part: Entry | ListEntries, path: Path
-) -> tuple[str, str, tuple[str, ...], dict[str, str]]:
+def _doc_state(part: Entry | ListEntries, path: Path) -> FileState:
+    """The state of one config file (agent and scope filled in by the caller)."""
     try:
         text = files.read_text(path)
         if text is None:
-            return "no-file", "", (), {}
+            return FileState(NO_AGENT, "", path, part.what, "no-file")
         doc = files.open_config(path, part.fmt, text)
     except AgentConfigError as exc:
-        return "error", str(exc), (), {}
+        return FileState(NO_AGENT, "", path, part.what, "error", str(exc))
     if not part.present(doc):
-        return "missing", "", (), {}
+        return FileState(NO_AGENT, "", path, part.what, "missing")
     if isinstance(part, Entry) and part.what == "MCP entry":
         entry = doc.get(part.path)
-        return "installed", "", tuple(argv_of(entry) or ()), env_of(entry)
-    return "installed", "", (), {}
+        argv, env = tuple(argv_of(entry) or ()), tuple(sorted(env_of(entry).items()))
+        return FileState(NO_AGENT, "", path, part.what, "installed", "", argv, env,
+                         url_of(entry) or "")  # fmt: skip
+    return FileState(NO_AGENT, "", path, part.what, "installed")
+
+
+#: The placeholder agent of a file state before ``_part_states`` names the real one.
+NO_AGENT = Agent("", "", None, None)
 
 
 def _text_state(part: OwnedFile | Block, path: Path) -> tuple[str, str]:
@@ -68,9 +75,7 @@ def _part_states(agent: Agent, scope: str, part: Part, places: Places) -> list[F
     out = []
     for path in part.targets(places):
         if isinstance(part, (Entry, ListEntries)):
-            state, problem, argv, env = _doc_state(part, path)
-            out.append(FileState(agent, scope, path, part.what, state, problem, argv,
-                                 tuple(sorted(env.items()))))  # fmt: skip
+            out.append(replace(_doc_state(part, path), agent=agent, scope=scope))
         else:
             state, problem = _text_state(part, path)
             out.append(FileState(agent, scope, path, part.what, state, problem))

@@ -85,14 +85,16 @@ def opencode_plugin(inputs: Inputs) -> str:
     through this plugin, with a Claude-style JSON payload on stdin.
     """
     program = json.dumps(inputs.command.argv())
+    extra = json.dumps(list(inputs.hook_args))
     return f"""// {OWNED_MARK}; `toon-memory uninstall` removes this file.
 const PROGRAM: string[] = {program}
+const EXTRA: string[] = {extra}
 
 export const ToonMemory = async ({{ $, directory }}: any) => {{
   const run = async (action: string, payload: Record<string, unknown>) => {{
     try {{
       const input = new Response(JSON.stringify({{ cwd: directory, ...payload }}))
-      await $`${{PROGRAM}} hook ${{action}} --agent opencode < ${{input}}`.quiet().nothrow()
+      await $`${{PROGRAM}} hook ${{action}} --agent opencode ${{EXTRA}} < ${{input}}`.quiet().nothrow()
     }} catch {{}}
   }}
   return {{

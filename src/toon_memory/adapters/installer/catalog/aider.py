@@ -15,6 +15,7 @@ CONVENTIONS = "CONVENTIONS.md"
 
 AGENT = Agent(
     id="aider",
+    no_remote="Aider has no MCP client (toon-memory reaches it through its read: instructions)",
     title="Aider",
     detect=(project(".aider.conf.yml"), home(".aider.conf.yml")),
     binaries=("aider",),

@@ -7,8 +7,11 @@ session events; plugins need ``PLUGINS=all``).
 """
 
 from toon_memory.adapters.installer.places import home, project, xdg
-from toon_memory.adapters.installer.shapes import mcp_entry, stdio
+from toon_memory.adapters.installer.shapes import http_entry, mcp_entry, stdio
 from toon_memory.adapters.installer.spec import Agent, Block, Setup
+
+#: Remote servers are ``{url, headers}`` with ``${VAR}`` interpolation (agents.md, not checked here).
+REMOTE = http_entry("${VAR}")
 
 AGENT = Agent(
     id="amp",
@@ -18,14 +21,18 @@ AGENT = Agent(
     binaries=("amp",),
     project=Setup(
         (
-            mcp_entry((project(".amp/settings.json"),), "jsonc", ("amp.mcpServers",), stdio),
+            mcp_entry(
+                (project(".amp/settings.json"),), "jsonc", ("amp.mcpServers",), stdio, remote=REMOTE
+            ),
             Block((project("AGENTS.md"),)),
         ),
         notes=("Amp runs workspace MCP servers only after you approve them.",),
     ),
     user=Setup(
         (
-            mcp_entry((xdg("amp/settings.json"),), "jsonc", ("amp.mcpServers",), stdio),
+            mcp_entry(
+                (xdg("amp/settings.json"),), "jsonc", ("amp.mcpServers",), stdio, remote=REMOTE
+            ),
             Block((xdg("amp/AGENTS.md"),)),
         )
     ),

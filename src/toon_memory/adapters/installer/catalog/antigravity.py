@@ -46,6 +46,7 @@ def named_hook(inputs: Inputs) -> dict[str, Any]:
 
 AGENT = Agent(
     id="antigravity",
+    no_remote="Antigravity expands no environment variable in mcp_config.json, so the token would have to be written in the file",
     title="Antigravity",
     aliases=("google-antigravity", "agy"),
     detect=(

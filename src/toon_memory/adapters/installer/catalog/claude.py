@@ -10,10 +10,14 @@ from toon_memory.adapters.installer.places import home, project
 from toon_memory.adapters.installer.shapes import (
     command_handler,
     grouped_hooks,
+    http_entry,
     mcp_entry,
     typed_stdio,
 )
 from toon_memory.adapters.installer.spec import Agent, Block, Setup
+
+#: Claude Code expands ``${VAR}`` in ``url`` and ``headers`` (checked: ``claude mcp list``).
+REMOTE = http_entry("${VAR}", type="http")
 
 EVENTS = (("SessionStart", "session-start"), ("PostToolUse", "post-tool"), ("Stop", "stop"))
 
@@ -25,7 +29,7 @@ AGENT = Agent(
     binaries=("claude",),
     project=Setup(
         (
-            mcp_entry((project(".mcp.json"),), "json", ("mcpServers",), typed_stdio),
+            mcp_entry((project(".mcp.json"),), "json", ("mcpServers",), typed_stdio, remote=REMOTE),
             grouped_hooks((project(".claude/settings.json"),), "json", EVENTS, command_handler(10)),
             Block((project("CLAUDE.md"),)),
         ),
@@ -33,7 +37,7 @@ AGENT = Agent(
     ),
     user=Setup(
         (
-            mcp_entry((home(".claude.json"),), "json", ("mcpServers",), typed_stdio),
+            mcp_entry((home(".claude.json"),), "json", ("mcpServers",), typed_stdio, remote=REMOTE),
             grouped_hooks((home(".claude/settings.json"),), "json", EVENTS, command_handler(10)),
             Block((home(".claude/CLAUDE.md"),)),
         )

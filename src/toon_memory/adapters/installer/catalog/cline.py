@@ -32,6 +32,7 @@ def cline_entry(argv: list[str]) -> dict[str, object]:
 
 AGENT = Agent(
     id="cline",
+    no_remote="Cline documents no environment variable in a remote server's headers",
     title="Cline",
     detect=(
         appdata("Code/User/globalStorage/saoudrizwan.claude-dev"),

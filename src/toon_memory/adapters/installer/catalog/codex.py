@@ -11,7 +11,13 @@ in the user config.toml; uninstall drops the tables of our hooks (``trust.py``).
 """
 
 from toon_memory.adapters.installer.places import Place, home, project
-from toon_memory.adapters.installer.shapes import command_handler, grouped_hooks, mcp_entry, stdio
+from toon_memory.adapters.installer.shapes import (
+    codex_http,
+    command_handler,
+    grouped_hooks,
+    mcp_entry,
+    stdio,
+)
 from toon_memory.adapters.installer.spec import Agent, Block, Setup
 from toon_memory.adapters.installer.trust import forget_codex_hooks
 
@@ -34,7 +40,9 @@ AGENT = Agent(
     forget=forget_codex_hooks,
     project=Setup(
         (
-            mcp_entry((project(".codex/config.toml"),), "toml", ("mcp_servers",), stdio),
+            mcp_entry(
+                (project(".codex/config.toml"),), "toml", ("mcp_servers",), stdio, remote=codex_http
+            ),
             grouped_hooks((project(".codex/hooks.json"),), "json", EVENTS, command_handler(10)),
             Block((project("AGENTS.md"),)),
         ),
@@ -46,7 +54,7 @@ AGENT = Agent(
     ),
     user=Setup(
         (
-            mcp_entry((_user("config.toml"),), "toml", ("mcp_servers",), stdio),
+            mcp_entry((_user("config.toml"),), "toml", ("mcp_servers",), stdio, remote=codex_http),
             grouped_hooks((_user("hooks.json"),), "json", EVENTS, command_handler(10)),
             Block((_user("AGENTS.md"),)),
         ),

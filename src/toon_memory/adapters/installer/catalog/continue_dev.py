@@ -22,6 +22,7 @@ CN_NOTE = ("for the Continue IDE extension (Agent mode only); the `cn` CLI does 
 
 AGENT = Agent(
     id="continue",
+    no_remote="Continue takes remote headers from its own secrets (${{ secrets.X }}), not from an environment variable",
     title="Continue",
     aliases=("continue-dev", "continuedev"),
     detect=(project(".continue"), home(".continue")),

@@ -13,12 +13,16 @@ servers load only in a folder the user trusted when Copilot asked.
 from typing import Any
 
 from toon_memory.adapters.installer.places import Place, home, project
-from toon_memory.adapters.installer.shapes import mcp_entry
+from toon_memory.adapters.installer.shapes import http_entry, mcp_entry
 from toon_memory.adapters.installer.spec import Agent, Block, Setup
 
 
 def copilot_local(argv: list[str]) -> dict[str, Any]:
     return {"type": "local", "command": argv[0], "args": argv[1:], "tools": ["*"]}
+
+
+#: ``copilot mcp add --transport http`` writes ``type: http``; ``${VAR}`` is expanded in headers.
+REMOTE = http_entry("${VAR}", type="http", tools=["*"])
 
 
 def _user(rel: str) -> Place:
@@ -36,14 +40,22 @@ AGENT = Agent(
     binaries=("copilot",),
     project=Setup(
         (
-            mcp_entry((project(".github/mcp.json"),), "json", ("mcpServers",), copilot_local),
+            mcp_entry(
+                (project(".github/mcp.json"),),
+                "json",
+                ("mcpServers",),
+                copilot_local,
+                remote=REMOTE,
+            ),
             Block((project(".github/copilot-instructions.md"),)),
         ),
         notes=(TRUST,),
     ),
     user=Setup(
         (
-            mcp_entry((_user("mcp-config.json"),), "json", ("mcpServers",), copilot_local),
+            mcp_entry(
+                (_user("mcp-config.json"),), "json", ("mcpServers",), copilot_local, remote=REMOTE
+            ),
             Block((_user("copilot-instructions.md"),)),
         )
     ),

@@ -8,9 +8,12 @@ Instructions: ``.cursor/rules/toon-memory.mdc`` with ``alwaysApply: true``
 """
 
 from toon_memory.adapters.installer.places import home, project
-from toon_memory.adapters.installer.shapes import mcp_entry, stdio
+from toon_memory.adapters.installer.shapes import http_entry, mcp_entry, stdio
 from toon_memory.adapters.installer.spec import Agent, OwnedFile, Setup
 from toon_memory.adapters.installer.texts import cursor_rule
+
+#: Remote servers are ``{url, headers}``; ``${env:VAR}`` per agents.md (not checked here).
+REMOTE = http_entry("${env:VAR}")
 
 AGENT = Agent(
     id="cursor",
@@ -20,9 +23,13 @@ AGENT = Agent(
     project_args=("--project", "${workspaceFolder}"),
     project=Setup(
         (
-            mcp_entry((project(".cursor/mcp.json"),), "json", ("mcpServers",), stdio),
+            mcp_entry(
+                (project(".cursor/mcp.json"),), "json", ("mcpServers",), stdio, remote=REMOTE
+            ),
             OwnedFile(project(".cursor/rules/toon-memory.mdc"), cursor_rule),
         )
     ),
-    user=Setup((mcp_entry((home(".cursor/mcp.json"),), "json", ("mcpServers",), stdio),)),
+    user=Setup(
+        (mcp_entry((home(".cursor/mcp.json"),), "json", ("mcpServers",), stdio, remote=REMOTE),)
+    ),
 )

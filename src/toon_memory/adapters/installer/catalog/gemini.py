@@ -16,7 +16,13 @@ default, so only ``mcp list`` waits longer (checked against Gemini CLI 0.61).
 from typing import Any
 
 from toon_memory.adapters.installer.places import home, project
-from toon_memory.adapters.installer.shapes import command_handler, grouped_hooks, mcp_entry, stdio
+from toon_memory.adapters.installer.shapes import (
+    command_handler,
+    grouped_hooks,
+    http_entry,
+    mcp_entry,
+    stdio,
+)
 from toon_memory.adapters.installer.spec import Agent, Block, Setup
 
 #: Gemini's own session default (ms); ``mcp list`` alone would otherwise wait 5 s.
@@ -26,6 +32,9 @@ CONNECT_TIMEOUT_MS = 600_000
 def _server(argv: list[str]) -> dict[str, Any]:
     return {**stdio(argv), "timeout": CONNECT_TIMEOUT_MS}
 
+
+#: ``httpUrl`` is Streamable HTTP (``url`` would be SSE); ``$VAR`` is expanded in headers.
+REMOTE = http_entry("$VAR", "httpUrl")
 
 EVENTS = (("SessionStart", "session-start"), ("AfterTool", "post-tool"), ("SessionEnd", "stop"))
 
@@ -41,7 +50,13 @@ AGENT = Agent(
     binaries=("gemini",),
     project=Setup(
         (
-            mcp_entry((project(".gemini/settings.json"),), "jsonc", ("mcpServers",), _server),
+            mcp_entry(
+                (project(".gemini/settings.json"),),
+                "jsonc",
+                ("mcpServers",),
+                _server,
+                remote=REMOTE,
+            ),
             grouped_hooks(
                 (project(".gemini/settings.json"),), "jsonc", EVENTS, command_handler(10000)
             ),
@@ -51,7 +66,9 @@ AGENT = Agent(
     ),
     user=Setup(
         (
-            mcp_entry((home(".gemini/settings.json"),), "jsonc", ("mcpServers",), _server),
+            mcp_entry(
+                (home(".gemini/settings.json"),), "jsonc", ("mcpServers",), _server, remote=REMOTE
+            ),
             grouped_hooks(
                 (home(".gemini/settings.json"),), "jsonc", EVENTS, command_handler(10000)
             ),

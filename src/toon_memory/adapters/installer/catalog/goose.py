@@ -23,6 +23,7 @@ def goose_entry(argv: list[str]) -> dict[str, object]:
 
 AGENT = Agent(
     id="goose",
+    no_remote="Goose documents no environment variable in a remote extension's headers",
     title="Goose",
     aliases=("block-goose",),
     detect=(xdg("goose", windows=appdata("Block/goose")),),

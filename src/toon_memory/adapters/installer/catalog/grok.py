@@ -10,9 +10,12 @@ start two servers under one name.
 """
 
 from toon_memory.adapters.installer.places import home, project
-from toon_memory.adapters.installer.shapes import mcp_entry, stdio
+from toon_memory.adapters.installer.shapes import http_entry, mcp_entry, stdio
 from toon_memory.adapters.installer.spec import Agent, Block, OwnedFile, Setup
 from toon_memory.adapters.installer.texts import plain_rule
+
+#: Remote: ``url`` and ``headers``, ``${VAR}`` expanded in both (agents.md, not checked here).
+REMOTE = http_entry("${VAR}")
 
 AGENT = Agent(
     id="grok",
@@ -22,7 +25,9 @@ AGENT = Agent(
     binaries=("grok",),
     project=Setup(
         (
-            mcp_entry((project(".grok/config.toml"),), "toml", ("mcp_servers",), stdio),
+            mcp_entry(
+                (project(".grok/config.toml"),), "toml", ("mcp_servers",), stdio, remote=REMOTE
+            ),
             Block((project("AGENTS.md"),)),
         ),
         notes=("Grok loads a project's .grok/config.toml only in a trusted folder.",),
@@ -34,6 +39,7 @@ AGENT = Agent(
                 "toml",
                 ("mcp_servers",),
                 stdio,
+                remote=REMOTE,
             ),
             OwnedFile(
                 home(".grok/rules/toon-memory.md", env="GROK_HOME", env_part=".grok"), plain_rule

@@ -14,6 +14,7 @@ from toon_memory.adapters.installer.spec import Agent, Block, Setup
 
 AGENT = Agent(
     id="junie",
+    no_remote="Junie runs stdio MCP servers only",
     title="Junie",
     aliases=("jetbrains", "jetbrains-junie"),
     detect=(project(".junie"), home(".junie")),

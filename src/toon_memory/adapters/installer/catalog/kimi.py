@@ -14,6 +14,7 @@ from toon_memory.adapters.installer.spec import Agent, Block, Setup
 
 AGENT = Agent(
     id="kimi",
+    no_remote="Kimi Code documents no environment variable in a remote server's headers",
     title="Kimi Code",
     aliases=("kimi-code", "kimi-cli", "moonshot"),
     detect=(project(".kimi-code"), home(".kimi-code"), home(".kimi")),

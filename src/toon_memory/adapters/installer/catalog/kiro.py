@@ -18,6 +18,7 @@ def kiro_entry(argv: list[str]) -> dict[str, object]:
 
 AGENT = Agent(
     id="kiro",
+    no_remote="Kiro expands environment variables only in a server's env, not in remote headers",
     title="Kiro",
     aliases=("kiro-cli",),
     detect=(project(".kiro"), home(".kiro")),

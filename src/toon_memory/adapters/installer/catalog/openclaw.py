@@ -12,6 +12,7 @@ from toon_memory.adapters.installer.spec import Agent, Setup
 
 AGENT = Agent(
     id="openclaw",
+    no_remote="OpenClaw documents no environment variable in a remote server's headers",
     title="OpenClaw",
     aliases=("open-claw",),
     detect=(home(".openclaw"),),

@@ -12,7 +12,7 @@ strict schema rejects it); SessionStart/PostToolUse/Stop go through the plugin.
 """
 
 from toon_memory.adapters.installer.places import project, xdg
-from toon_memory.adapters.installer.shapes import mcp_entry, opencode_local
+from toon_memory.adapters.installer.shapes import mcp_entry, opencode_local, opencode_remote
 from toon_memory.adapters.installer.spec import Agent, Block, OwnedFile, Setup
 from toon_memory.adapters.installer.texts import opencode_plugin
 
@@ -34,6 +34,7 @@ AGENT = Agent(
                 "jsonc",
                 ("mcp",),
                 opencode_local,
+                remote=opencode_remote,
             ),
             OwnedFile(
                 project(".opencode/plugins/toon-memory.ts"), opencode_plugin, "plugin (hooks)"
@@ -48,6 +49,7 @@ AGENT = Agent(
                 "jsonc",
                 ("mcp",),
                 opencode_local,
+                remote=opencode_remote,
             ),
             OwnedFile(xdg("opencode/plugins/toon-memory.ts"), opencode_plugin, "plugin (hooks)"),
             Block((xdg("opencode/AGENTS.md"),)),

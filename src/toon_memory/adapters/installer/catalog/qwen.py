@@ -9,8 +9,11 @@ payload parser reads Qwen's Claude-style payload.
 """
 
 from toon_memory.adapters.installer.places import home, project
-from toon_memory.adapters.installer.shapes import mcp_entry, stdio
+from toon_memory.adapters.installer.shapes import http_entry, mcp_entry, stdio
 from toon_memory.adapters.installer.spec import Agent, Block, Setup
+
+#: Gemini-derived: ``httpUrl`` is Streamable HTTP, ``$VAR`` expanded (checked: ``qwen mcp list``).
+REMOTE = http_entry("$VAR", "httpUrl")
 
 AGENT = Agent(
     id="qwen",
@@ -20,13 +23,17 @@ AGENT = Agent(
     binaries=("qwen",),
     project=Setup(
         (
-            mcp_entry((project(".qwen/settings.json"),), "jsonc", ("mcpServers",), stdio),
+            mcp_entry(
+                (project(".qwen/settings.json"),), "jsonc", ("mcpServers",), stdio, remote=REMOTE
+            ),
             Block((project("QWEN.md"),)),
         )
     ),
     user=Setup(
         (
-            mcp_entry((home(".qwen/settings.json"),), "jsonc", ("mcpServers",), stdio),
+            mcp_entry(
+                (home(".qwen/settings.json"),), "jsonc", ("mcpServers",), stdio, remote=REMOTE
+            ),
             Block((home(".qwen/QWEN.md"),)),
         )
     ),

@@ -15,6 +15,7 @@ from toon_memory.adapters.installer.spec import Agent, Block, Setup
 
 AGENT = Agent(
     id="trae",
+    no_remote="Trae documents no environment variable in a remote server's headers",
     title="Trae",
     aliases=("trae-ai",),
     detect=(project(".trae"), appdata("Trae"), home(".trae")),

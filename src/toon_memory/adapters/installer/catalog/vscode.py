@@ -13,8 +13,11 @@ fire twice (the payload parser accepts its camelCase ``sessionId``). The
 """
 
 from toon_memory.adapters.installer.places import appdata, home, project
-from toon_memory.adapters.installer.shapes import mcp_entry, typed_stdio
+from toon_memory.adapters.installer.shapes import http_entry, mcp_entry, typed_stdio
 from toon_memory.adapters.installer.spec import Agent, Block, Setup
+
+#: ``type: http`` with ``url``/``headers``; ``${env:VAR}`` is VS Code's variable syntax.
+REMOTE = http_entry("${env:VAR}", type="http")
 
 AGENT = Agent(
     id="vscode",
@@ -25,9 +28,17 @@ AGENT = Agent(
     project_args=("--project", "${workspaceFolder}"),
     project=Setup(
         (
-            mcp_entry((project(".vscode/mcp.json"),), "jsonc", ("servers",), typed_stdio),
+            mcp_entry(
+                (project(".vscode/mcp.json"),), "jsonc", ("servers",), typed_stdio, remote=REMOTE
+            ),
             Block((project(".github/copilot-instructions.md"),)),
         )
     ),
-    user=Setup((mcp_entry((appdata("Code/User/mcp.json"),), "jsonc", ("servers",), typed_stdio),)),
+    user=Setup(
+        (
+            mcp_entry(
+                (appdata("Code/User/mcp.json"),), "jsonc", ("servers",), typed_stdio, remote=REMOTE
+            ),
+        )
+    ),
 )

@@ -7,8 +7,11 @@ is not offered. Instructions: a block in ``memories/global_rules.md``.
 """
 
 from toon_memory.adapters.installer.places import home, project
-from toon_memory.adapters.installer.shapes import mcp_entry, stdio
+from toon_memory.adapters.installer.shapes import http_entry, mcp_entry, stdio
 from toon_memory.adapters.installer.spec import Agent, Block, Setup
+
+#: Remote servers use ``serverUrl`` (not Cursor's ``url``) and ``${env:VAR}`` in headers.
+REMOTE = http_entry("${env:VAR}", "serverUrl")
 
 AGENT = Agent(
     id="windsurf",
@@ -20,7 +23,13 @@ AGENT = Agent(
     scope_note="Windsurf has no project-scope MCP config; install it with `init global`",
     user=Setup(
         (
-            mcp_entry((home(".codeium/windsurf/mcp_config.json"),), "json", ("mcpServers",), stdio),
+            mcp_entry(
+                (home(".codeium/windsurf/mcp_config.json"),),
+                "json",
+                ("mcpServers",),
+                stdio,
+                remote=REMOTE,
+            ),
             Block((home(".codeium/windsurf/memories/global_rules.md"),)),
         )
     ),

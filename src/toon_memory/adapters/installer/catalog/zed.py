@@ -32,6 +32,7 @@ def zed_entry(argv: list[str]) -> dict[str, object]:
 
 AGENT = Agent(
     id="zed",
+    no_remote="Zed documents no environment variable in a remote server's headers",
     title="Zed",
     detect=(project(".zed"), xdg("zed", windows=appdata("Zed"))),
     binaries=("zed", "zeditor"),

@@ -1,0 +1,96 @@
+"""``--server URL`` / ``--token-env VAR``: a CLI command or a hook talks to a team server.
+
+Invariant: the one place the CLI reaches a team server. ``remote_from`` takes
+``--server`` (else ``TOON_MEMORY_SERVER``) and ``--token-env`` (else
+``TOON_MEMORY_TOKEN``), checked once by ``installer.remote``; None means the
+local memory, and then nothing of ``mcp`` or ``httpx2`` is imported. A call
+is one MCP tool call through ``adapters.server.client``: its text is printed
+(its structured data with ``--json``), a tool error is passed through as a
+``RemoteError``; a missing token is refused before connecting, naming the
+variable. The token is read from the environment at the call and never
+printed. A hook against a team server (``hook_reply``): session-start prints
+the server's primer, post-tool and stop do nothing (the server keeps no
+session of the agent's; its own write calls beat its session).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from toon_memory.adapters.installer.remote import (
+    DEFAULT_TOKEN_ENV,
+    SERVER_ENV,
+    RemoteServer,
+    remote_server,
+)
+from toon_memory.errors import RemoteError
+
+if TYPE_CHECKING:
+    from toon_memory.adapters.server.client import ToolAnswer
+
+F = TypeVar("F", bound=Callable[..., Any])
+#: The session-start text's first line: where the primer came from.
+TEAM_HEADER = "Team memory ({url}):"
+
+
+def remote_from(server: str | None, token_env: str | None) -> RemoteServer | None:
+    """The team server of a command: ``--server`` or ``TOON_MEMORY_SERVER``; None: local."""
+    url = server if server is not None else os.environ.get(SERVER_ENV, "")
+    if not url.strip():
+        return None
+    return remote_server(url, token_env)
+
+
+def call(remote: RemoteServer, tool: str, arguments: dict[str, Any]) -> ToolAnswer:
+    """One tool call on the team server; a tool error becomes a ``RemoteError`` (its text)."""
+    from toon_memory.adapters.server.client import call_tools
+
+    token = os.environ.get(remote.token_env, "").strip()
+    if not token:
+        raise RemoteError(f"no token for the team server at {remote.url}: set {remote.token_env} "
+                          "(or name another variable with --token-env)")  # fmt: skip
+    (answer,) = call_tools(remote.url, token, remote.token_env, [(tool, arguments)])
+    if answer.error:
+        raise RemoteError(f"the team server at {remote.url} answered {tool}: {answer.text}")
+    return answer
+
+
+def show_remote(remote: RemoteServer, tool: str, arguments: dict[str, Any], as_json: bool) -> None:
+    """A declared command run on the team server: the tool's text, or its data (``--json``)."""
+    from toon_memory.adapters.cli.invocation import emit
+
+    answer = call(remote, tool, arguments)
+    data = answer.data if answer.data is not None else {"text": answer.text}
+    emit(data, answer.text, as_json)
+
+
+def hook_reply(remote: RemoteServer, action: str, agent: str, event: str) -> str:
+    """What a hook prints against a team server: session-start's primer, in the agent's
+    own reply shape; nothing for the other actions."""
+    if action != "session-start":
+        return ""
+    from toon_memory.adapters.installer.replies import context_reply
+
+    primer = call(remote, "memory_primer", {}).text
+    text = TEAM_HEADER.format(url=remote.url) + "\n" + primer
+    return context_reply(agent, event or "SessionStart", text)
+
+
+def server_options(func: F) -> F:
+    """``--server URL`` (``TOON_MEMORY_SERVER``) and ``--token-env VAR`` on a command (a
+    function being decorated, or a built ``click.Command``), listed in that order."""
+    server = click.option(
+        "--server", "server", default=None, metavar="URL",
+        help=f"Run on this team server (its /mcp URL) instead of the local memory (default ${SERVER_ENV}).",
+    )  # fmt: skip
+    token_env = click.option(
+        "--token-env", "token_env", default=None, metavar="VAR",
+        help=f"The environment variable holding the team server's token (default {DEFAULT_TOKEN_ENV}).",
+    )  # fmt: skip
+    if isinstance(func, click.Command):  # appended in order
+        return token_env(server(func))
+    return server(token_env(func))
