@@ -23,7 +23,6 @@ import argparse
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,30 +33,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from tests.adapters.server.helpers import free_port, wait_listening
+
 from benchmarks.core.store_bench import synthetic_memory
 from benchmarks.retrieval.common import print_table
 
 SERVER = [sys.executable, "-m", "toon_memory", "mcp", "--http", "--host", "127.0.0.1"]
 TOKEN = "bench-token-for-the-file-server-0123456789"
-
-
-def _port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait(port: int, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"a server exited early (code {proc.returncode})")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("a server did not start listening")
 
 
 @contextmanager
@@ -66,12 +48,12 @@ def servers(count: int, env: dict[str, str], extra: list[str]) -> Iterator[list[
     ports: list[int] = []
     try:
         for n in range(count):
-            port = _port()
+            port = free_port()
             args = [*SERVER, "--port", str(port), *[a.replace("{n}", str(n)) for a in extra]]
             proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL,
                                     stderr=subprocess.DEVNULL)  # fmt: skip
             procs.append(proc)
-            _wait(port, proc)
+            wait_listening(port, proc, timeout=120)
             ports.append(port)
         yield ports
     finally:

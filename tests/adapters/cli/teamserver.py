@@ -10,14 +10,18 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.adapters.server.helpers import SERVER_CMD, make_project, server_env
+from tests.adapters.server.helpers import (
+    SERVER_CMD,
+    free_port,
+    make_project,
+    server_env,
+    wait_listening,
+)
 
 from toon_memory import Memory
 
@@ -42,26 +46,12 @@ class TeamServer:
         )
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def dead_url() -> str:
     return f"http://127.0.0.1:{free_port()}/mcp"
 
 
-def _wait_listening(port: int, proc: subprocess.Popen[str], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"server exited early: {proc.communicate()[1]}")
-        with contextlib.suppress(OSError):
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        time.sleep(0.05)
-    raise AssertionError("server did not start listening")
 
 
 @contextlib.contextmanager
@@ -76,7 +66,7 @@ def team_server(base: Path, token: str = TOKEN) -> Iterator[TeamServer]:
     proc = subprocess.Popen(cmd, env=env, text=True, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
     try:
-        _wait_listening(port, proc)
+        wait_listening(port, proc)
         yield TeamServer(f"http://127.0.0.1:{port}/mcp", project, proc)
     finally:
         if proc.poll() is None:

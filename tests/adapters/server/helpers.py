@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,27 @@ from tests.conftest import ROOT
 INSPECTOR = ROOT / ".ci" / "tools" / "bin" / "mcp-inspector"
 TODAY = "2026-07-15"
 SERVER_CMD = [sys.executable, "-m", "toon_memory", "mcp"]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_listening(port: int, proc: subprocess.Popen[Any], timeout: float = 60) -> None:
+    """Wait until ``proc`` accepts connections on ``port``; fail naming why it did not."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited early: {proc.communicate()[1]}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError("server did not start listening")
 
 
 def make_project(base: Path) -> tuple[Path, Path]:

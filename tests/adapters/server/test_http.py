@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +15,14 @@ import httpx2
 import pytest
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
-from tests.adapters.server.helpers import SERVER_CMD, make_project, server_env, text_of
+from tests.adapters.server.helpers import (
+    SERVER_CMD,
+    free_port,
+    make_project,
+    server_env,
+    text_of,
+    wait_listening,
+)
 
 TOKEN = "test-token-0123456789"
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -26,23 +31,8 @@ INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
 ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
-def _wait_listening(port: int, proc: subprocess.Popen[str], timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"server exited early: {proc.communicate()[1]}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise AssertionError("server did not start listening")
 
 
 def _spawn(
@@ -66,10 +56,10 @@ def _stop(proc: subprocess.Popen[str]) -> tuple[str, str]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[str]]]:
-    port = _free_port()
+    port = free_port()
     proc = _spawn(tmp_path, port, TOKEN)
     try:
-        _wait_listening(port, proc)
+        wait_listening(port, proc)
         yield port, proc
     finally:
         if proc.poll() is None:
@@ -125,10 +115,10 @@ def test_sdk_client_with_the_token(
 
 
 def test_loopback_without_token_generates_one(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     proc = _spawn(tmp_path, port, None)
     try:
-        _wait_listening(port, proc)
+        wait_listening(port, proc)
     finally:
         _, err = _stop(proc)
     token = next(line.rsplit(" ", 1)[1] for line in err.splitlines() if "bearer token" in line)
@@ -136,17 +126,17 @@ def test_loopback_without_token_generates_one(tmp_path: Path) -> None:
 
 
 def test_refuses_a_public_host_without_token(tmp_path: Path) -> None:
-    proc = _spawn(tmp_path, _free_port(), None, host="0.0.0.0")
+    proc = _spawn(tmp_path, free_port(), None, host="0.0.0.0")
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 2
     assert "TOON_MEMORY_TOKEN" in err and out == ""
 
 
 def test_loopback_generated_token_is_accepted(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     proc = _spawn(tmp_path, port, None)
     try:
-        _wait_listening(port, proc)
+        wait_listening(port, proc)
         assert proc.stderr is not None
         line = ""
         while "bearer token" not in line:

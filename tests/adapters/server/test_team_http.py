@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
-from tests.adapters.server.helpers import SERVER_CMD, TODAY, text_of
+from tests.adapters.server.helpers import SERVER_CMD, TODAY, free_port, text_of, wait_listening
 
 from toon_memory.errors import InputError
 from toon_memory.memory.team import Team
@@ -37,10 +35,6 @@ ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
 Spawn = Callable[..., int]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _env(home: Path) -> dict[str, str]:
@@ -50,17 +44,6 @@ def _env(home: Path) -> dict[str, str]:
     return env
 
 
-def _wait_listening(port: int, proc: subprocess.Popen[str], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"server exited early: {proc.communicate()[1]}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise AssertionError("server did not start listening")
 
 
 def _no_entry_cap(root: Path, project: str) -> None:
@@ -81,7 +64,7 @@ def spawn(team_database: str, tmp_path: Path) -> Iterator[Spawn]:
     procs: list[subprocess.Popen[str]] = []
 
     def start(*extra: str) -> int:
-        port, n = _free_port(), len(procs)
+        port, n = free_port(), len(procs)
         root = tmp_path / f"server-{n}"
         _no_entry_cap(root, "acme")
         cmd = [*SERVER_CMD, "--http", "--host", "127.0.0.1", "--port", str(port),
@@ -89,7 +72,7 @@ def spawn(team_database: str, tmp_path: Path) -> Iterator[Spawn]:
         proc = subprocess.Popen(cmd, env=_env(tmp_path / "home"), text=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
         procs.append(proc)
-        _wait_listening(port, proc)
+        wait_listening(port, proc)
         return port
 
     try:
@@ -286,13 +269,13 @@ def test_three_servers_with_concurrent_writers_lose_nothing(
 
 def test_sigterm_stops_a_team_server_cleanly(team: Team, team_database: str,
                                              tmp_path: Path) -> None:  # fmt: skip
-    port = _free_port()
+    port = free_port()
     cmd = [*SERVER_CMD, "--http", "--port", str(port), "--database", team_database,
            "--root", str(tmp_path / "root")]  # fmt: skip
     proc = subprocess.Popen(cmd, env=_env(tmp_path / "home"), text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     try:
-        _wait_listening(port, proc)
+        wait_listening(port, proc)
         token = team.create_token("alice", "write").token
         _calls(port, "acme", token, _remember("db", "postgres"))
     finally:
@@ -309,7 +292,7 @@ def _refused_start(args: list[str], home: Path) -> subprocess.CompletedProcess[s
 
 
 def test_plain_http_beyond_loopback_is_refused(team_database: str, tmp_path: Path) -> None:
-    done = _refused_start(["--http", "--host", "0.0.0.0", "--port", str(_free_port()),
+    done = _refused_start(["--http", "--host", "0.0.0.0", "--port", str(free_port()),
                            "--database", team_database], tmp_path)  # fmt: skip
     assert done.returncode == 2 and done.stdout == ""
     assert "TLS" in done.stderr and "--insecure-http" in done.stderr
@@ -326,7 +309,7 @@ def test_the_insecure_flag_allows_another_host() -> None:
 
 
 def test_a_database_without_team_init_is_refused_at_start(database: str, tmp_path: Path) -> None:
-    done = _refused_start(["--http", "--port", str(_free_port()), "--database", database],
+    done = _refused_start(["--http", "--port", str(free_port()), "--database", database],
                           tmp_path)  # fmt: skip
     assert done.returncode == 1 and "team init" in done.stderr
 
