@@ -91,6 +91,18 @@ class Versioned(Protocol):
     def term_version(self, term: str) -> object | None: ...
 
 
+class Rows(Protocol):
+    """What a source may add so that the candidates' ids and rows come in one read:
+    ``(slot, id, entry, degree, family)`` of each known slot (any order; unknown slots
+    left out), each as ``doc_id``, ``entry``, ``degree`` and the stored family answer."""
+
+    def rows_at(self, slots: Sequence[int]) -> list[tuple[int, str, Entry, int, str]]: ...
+
+
+#: Where ``_Index.doc_ids`` hands the rows it read (``SourceCorpus._keep_rows``).
+RowSink = Callable[[list[tuple[int, str, Entry, int, str]]], None]
+
+
 class _Warm:
     """What a process keeps of one source between queries (one per source object)."""
 
@@ -103,8 +115,11 @@ _WARM: weakref.WeakKeyDictionary[object, _Warm] = weakref.WeakKeyDictionary()
 
 
 class _Index(Scoring):
-    def __init__(self, source: CorpusSource) -> None:
+    def __init__(self, source: CorpusSource, sink: RowSink | None = None) -> None:
         self._source = source
+        rows_at = getattr(source, "rows_at", None)
+        self._rows_at = rows_at if callable(rows_at) and sink is not None else None
+        self._rows_sink = sink
         self._n = source.count()
         self._avg = source.avg_len()
         version = getattr(source, "term_version", None)
@@ -144,7 +159,14 @@ class _Index(Scoring):
         return self._source.doc_id(slot)
 
     def doc_ids(self, slots: Sequence[int]) -> list[str]:
-        return self._source.doc_ids(slots)
+        """With ``Rows``: the rows of these slots are read too (the pipeline asks for the
+        ids of its candidates, whose rows it reads next) and handed to the sink."""
+        if self._rows_at is None or self._rows_sink is None:
+            return self._source.doc_ids(slots)
+        rows = self._rows_at(slots)
+        self._rows_sink(rows)
+        found = {slot: doc_id for slot, doc_id, _entry, _degree, _family in rows}
+        return [found.get(slot, "") for slot in slots]
 
 
 class _Graph:
@@ -266,7 +288,7 @@ class SourceCorpus:
     def __init__(self, source: CorpusSource) -> None:
         self.source = source
         self.entries = _Entries(source)
-        self.index = _Index(source)
+        self.index = _Index(source, self._keep_rows)
         self.graph = _Graph(source)
         self.static = _Derived(self.entries)
         self.family = _Families(self.entries)
@@ -274,6 +296,14 @@ class SourceCorpus:
         self.pinned = source.pinned_ids()
         self._max_degree = -1
         self._degrees: dict[str, int] = {}
+
+    def _keep_rows(self, rows: list[tuple[int, str, Entry, int, str]]) -> None:
+        """Rows read with their ids (``Rows``): what ``prefetch`` would read for them."""
+        seen, known = self.entries.seen, self.family.known
+        for _slot, doc_id, entry, degree, family in rows:
+            seen.setdefault(doc_id, entry)
+            self._degrees[doc_id] = degree
+            known[doc_id] = family
 
     def prefetch(self, nodes: Collection[str]) -> None:
         """Read the rows and degrees of many candidates at once (before fusing them)."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import pairwise
 from typing import TypeAlias
 
@@ -124,6 +124,18 @@ class TermData:
         code = codes[slot] if slot < len(codes) else 0
         return self._values[code] if code else None
 
+    def lookup(self) -> Callable[[int], float | None]:
+        """``tf`` as one callable (a dict's own ``get`` for a rare term: no Python frame)."""
+        if self._tf is not None:
+            return self._tf.get
+        codes, values, size = self._codes, self._values, len(self._codes)
+
+        def coded(slot: int) -> float | None:
+            code = codes[slot] if slot < size else 0
+            return values[code] if code else None
+
+        return coded
+
     def slots(self) -> Iterable[int]:
         return self._tf.keys() if self._tf is not None else slots_of(self.bits)
 
@@ -163,6 +175,10 @@ def _tiers(
 
 #: One term of a prepared group: (data, BM25 constant c, factor or None, counts as a match).
 _Term = tuple[TermData, float, "float | None", bool]
+#: A term of a group that holds postings, as scoring reads it: (its ``tf`` lookup, c,
+#: factor or None, is the group's first term, counts as a match). A term without
+#: postings holds no slot, so leaving it out changes no score, membership or order.
+_Live = tuple[Callable[[int], "float | None"], float, "float | None", bool, bool]
 
 
 class Plan:
@@ -183,13 +199,18 @@ class Plan:
                 counts = i == 0 or (factor if factor is not None else 1.0) > 0.0
                 terms.append((data, c, factor, counts))
             self._groups.append(terms)
+        self._live: list[list[_Live]] = [
+            [(data.lookup(), c, factor, i == 0, ok)
+             for i, (data, c, factor, ok) in enumerate(terms) if data.df]
+            for terms in self._groups
+        ]  # fmt: skip
         self._union = [_or(d.bits for d, _c, _f, ok in g if ok) for g in self._groups]
         self.excluded: set[int] = set()
         self.count = _or(self._union).bit_count()
 
     # -- membership and scores ---------------------------------------------------
     def holds(self, slot: int) -> bool:
-        return any(self._in_group(terms, slot) for terms in self._groups)
+        return any(self._in_group(terms, slot) for terms in self._live)
 
     def exclude(self, slot: int) -> None:
         """Leave a matching slot out of the answer (and the count)."""
@@ -198,20 +219,20 @@ class Plan:
             self.count -= 1
 
     @staticmethod
-    def _in_group(terms: list[_Term], slot: int) -> bool:
-        return any(ok and data.tf(slot) is not None for data, _c, _f, ok in terms)
+    def _in_group(terms: list[_Live], slot: int) -> bool:
+        return any(ok and tf_of(slot) is not None for tf_of, _c, _f, _first, ok in terms)
 
     def group_score(self, g: int, slot: int) -> float | None:
         """``Scoring._group_scores`` for one slot: None when the group does not hold it."""
         length = self._lengths[slot]
         base, per_len = self._base, self._per_len
         best: float | None = None
-        for i, (data, c, factor, _ok) in enumerate(self._groups[g]):
-            tf = data.tf(slot)
+        for tf_of, c, factor, first, _ok in self._live[g]:
+            tf = tf_of(slot)
             if tf is None:
                 continue
             value = c * tf / (tf + base + per_len * length)
-            if i == 0:
+            if first:
                 best = value * factor if factor is not None else value
                 continue
             value *= factor if factor is not None else 1.0
@@ -339,7 +360,7 @@ class _Part(Mapping[int, float]):
         self._plan, self._g = plan, g
 
     def __contains__(self, slot: object) -> bool:
-        return isinstance(slot, int) and Plan._in_group(self._plan._groups[self._g], slot)
+        return isinstance(slot, int) and Plan._in_group(self._plan._live[self._g], slot)
 
     def __getitem__(self, slot: int) -> float:
         value = self._plan.group_score(self._g, slot)
