@@ -103,6 +103,17 @@ class Rows(Protocol):
 RowSink = Callable[[list[tuple[int, str, Entry, int, str]]], None]
 
 
+class Patching(Protocol):
+    """What a versioned source may add so that a kept term follows this process's own
+    writes without being read again: the posting changes ``(slot, tf or None when
+    removed, length)`` that take ``term`` from version ``have`` to ``now``, or None when
+    it does not know them all (then the postings are read again)."""
+
+    def term_changes(
+        self, term: str, have: object, now: object
+    ) -> list[tuple[int, float | None, float]] | None: ...
+
+
 class _Warm:
     """What a process keeps of one source between queries (one per source object)."""
 
@@ -124,6 +135,8 @@ class _Index(Scoring):
         self._avg = source.avg_len()
         version = getattr(source, "term_version", None)
         self._version = version if callable(version) else None
+        changes = getattr(source, "term_changes", None)
+        self._changes = changes if callable(changes) else None
         self._warm = _WARM.setdefault(source, _Warm()) if self._version else _Warm()
 
     def term_data(self, term: str) -> TermData:
@@ -132,10 +145,21 @@ class _Index(Scoring):
         found = self._warm.terms.get(term)
         if found is not None and token is not None and found[0] == token:
             return found[1]
-        data = TermData(self._source.postings(term), self._warm.lengths)
+        data = self._patched(term, found, token)
+        if data is None:
+            data = TermData(self._source.postings(term), self._warm.lengths)
         if token is not None:
             self._warm.terms[term] = (token, data)
         return data
+
+    def _patched(
+        self, term: str, found: tuple[object, TermData] | None, token: object | None
+    ) -> TermData | None:
+        """The kept data brought to ``token`` by the source's own changes (``Patching``)."""
+        if found is None or token is None or self._changes is None:
+            return None
+        changes = self._changes(term, found[0], token)
+        return None if changes is None else found[1].patched(changes, self._warm.lengths)
 
     def lengths(self) -> Lengths:
         return self._warm.lengths

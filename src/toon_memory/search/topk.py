@@ -136,6 +136,56 @@ class TermData:
 
         return coded
 
+    def patched(
+        self, changes: Iterable[tuple[int, float | None, float]], lengths: Lengths | None
+    ) -> TermData | None:
+        """A copy after ``changes`` ((slot, tf or None when removed, length), in order), or
+        None when the postings are not in slot order. Each tier's bound stays an upper
+        bound: a removed slot leaves it as it was, an added one joins the last tier and
+        its (tf, length) pair is taken into that tier's bound."""
+        if self.order is not None:
+            return None
+        new = TermData((), None)
+        new.bits, new.df, new._values = self.bits, self.df, self._values
+        new._tf = None if self._tf is None else dict(self._tf)
+        codes, values = bytearray(self._codes), list(self._values)
+        marks = [bits for bits, _pairs in self.tiers] or [0]
+        bounds = [dict(pairs) for _bits, pairs in self.tiers] or [{}]
+        for slot, tf, length in changes:
+            mask = 1 << slot
+            if new.bits & mask:
+                new.bits ^= mask
+                new.df -= 1
+                if new._tf is not None:
+                    new._tf.pop(slot, None)
+                else:
+                    codes[slot] = 0
+                marks = [bits & ~mask for bits in marks]
+            if tf is None:
+                continue
+            new.bits |= mask
+            new.df += 1
+            if new._tf is None and tf not in values and len(values) >= 250:
+                new._tf = {s: values[c] for s, c in enumerate(codes) if c}
+            if new._tf is not None:
+                new._tf[slot] = tf
+            else:
+                if tf not in values:
+                    values.append(tf)
+                codes.extend(bytes(max(0, slot + 1 - len(codes))))
+                codes[slot] = values.index(tf)
+            marks[-1] |= mask
+            bounds[-1][tf] = min(length, bounds[-1].get(tf, math.inf))
+            if isinstance(lengths, list):
+                _grow(lengths, slot + 1)
+            if lengths is not None:
+                lengths[slot] = length
+        if new._tf is None:
+            new._codes, new._values = bytes(codes), tuple(values)
+        new.tiers = [(bits, tuple(pairs.items()))
+                     for bits, pairs in zip(marks, bounds, strict=True) if pairs]  # fmt: skip
+        return new
+
     def slots(self) -> Iterable[int]:
         return self._tf.keys() if self._tf is not None else slots_of(self.bits)
 
