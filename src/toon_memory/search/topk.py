@@ -154,26 +154,11 @@ class TermData:
         for slot, tf, length in changes:
             mask = 1 << slot
             if new.bits & mask:
-                new.bits ^= mask
-                new.df -= 1
-                if new._tf is not None:
-                    new._tf.pop(slot, None)
-                else:
-                    codes[slot] = 0
+                new._unset(slot, codes)
                 marks = [bits & ~mask for bits in marks]
             if tf is None:
                 continue
-            new.bits |= mask
-            new.df += 1
-            if new._tf is None and tf not in values and len(values) >= 250:
-                new._tf = {s: values[c] for s, c in enumerate(codes) if c}
-            if new._tf is not None:
-                new._tf[slot] = tf
-            else:
-                if tf not in values:
-                    values.append(tf)
-                codes.extend(bytes(max(0, slot + 1 - len(codes))))
-                codes[slot] = values.index(tf)
+            new._set(slot, tf, codes, values)
             marks[-1] |= mask
             bounds[-1][tf] = min(length, bounds[-1].get(tf, math.inf))
             if isinstance(lengths, list):
@@ -185,6 +170,29 @@ class TermData:
         new.tiers = [(bits, tuple(pairs.items()))
                      for bits, pairs in zip(marks, bounds, strict=True) if pairs]  # fmt: skip
         return new
+
+    def _unset(self, slot: int, codes: bytearray) -> None:
+        """``patched``: the posting of ``slot`` removed (``codes``: the one-byte tfs)."""
+        self.bits ^= 1 << slot
+        self.df -= 1
+        if self._tf is not None:
+            self._tf.pop(slot, None)
+        else:
+            codes[slot] = 0
+
+    def _set(self, slot: int, tf: float, codes: bytearray, values: list[float]) -> None:
+        """``patched``: a posting of ``slot`` added (one byte per slot while 250 tfs do)."""
+        self.bits |= 1 << slot
+        self.df += 1
+        if self._tf is None and tf not in values and len(values) >= 250:
+            self._tf = {s: values[c] for s, c in enumerate(codes) if c}
+        if self._tf is not None:
+            self._tf[slot] = tf
+            return
+        if tf not in values:
+            values.append(tf)
+        codes.extend(bytes(max(0, slot + 1 - len(codes))))
+        codes[slot] = values.index(tf)
 
     def slots(self) -> Iterable[int]:
         return self._tf.keys() if self._tf is not None else slots_of(self.bits)
