@@ -210,24 +210,32 @@ def _grow(lengths: list[float], size: int) -> None:
 def _tiers(
     rows: list[tuple[int, float, float]],
 ) -> list[tuple[int, tuple[tuple[float, float], ...]]]:
+    """Impact tiers, best first, cut between distinct (tf, length) pairs: the slots of one
+    pair share one score, so each pair is ranked once and lands in one tier whole."""
     if not rows:
         return []
-    mean = sum(row[2] for row in rows) / len(rows) or 1.0
-    ranked = sorted(rows, key=lambda r: -r[1] / (r[1] + 0.3 + 0.9 * r[2] / mean))
-    cuts = (
-        [0, *(int(len(ranked) * c) for c in _CUTS), len(ranked)]
-        if len(ranked) >= _TIERED
-        else [0, len(ranked)]
-    )
+    by_pair: dict[tuple[float, float], list[int]] = {}
+    for slot, tf, length in rows:
+        found = by_pair.get((tf, length))
+        if found is None:
+            by_pair[(tf, length)] = [slot]
+        else:
+            found.append(slot)
+    mean = sum(n * len(slots) for (_tf, n), slots in by_pair.items()) / len(rows) or 1.0
+    ranked = sorted(by_pair, key=lambda p: -p[0] / (p[0] + 0.3 + 0.9 * p[1] / mean))
+    size = len(rows)
+    cuts = [*(int(size * c) for c in _CUTS), size] if size >= _TIERED else [size]
     tiers = []
-    for lo, hi in pairwise(cuts):
-        if hi <= lo:
-            continue
-        shortest: dict[float, float] = {}
-        for _slot, tf, length in ranked[lo:hi]:
-            if length < shortest.get(tf, math.inf):
-                shortest[tf] = length
-        tiers.append((bits_of(r[0] for r in ranked[lo:hi]), tuple(shortest.items())))
+    members: list[int] = []
+    shortest: dict[float, float] = {}
+    for tf, length in ranked:
+        members.extend(by_pair[(tf, length)])
+        if length < shortest.get(tf, math.inf):
+            shortest[tf] = length
+        if len(members) >= cuts[0] or (tf, length) == ranked[-1]:
+            tiers.append((bits_of(members), tuple(shortest.items())))
+            cuts = [cut - len(members) for cut in cuts if cut - len(members) > 0] or [1]
+            members, shortest = [], {}
     return tiers
 
 
