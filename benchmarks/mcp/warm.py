@@ -7,7 +7,8 @@ its derived index built by one CLI ``recall`` first (``--fresh``: by the server 
 as on a memory's first day), ``toon-memory mcp`` spawned over stdio, the handshake, one warm-up recall (where the
 memory's derived index is built or caught up), then ``--calls`` ``memory_recall``
 calls (2-3 words drawn from the memory's own vocabulary, a fixed seed) and
-``--calls`` ``memory_remember`` calls, each timed from request written to answer
+the same ``--calls`` queries again (every term they ask for kept warm: the steady
+state of a long session), then ``--calls`` ``memory_remember`` calls, each timed from request written to answer
 read (JSON-RPC over the pipe included). RSS is the server's own: ``VmHWM`` (peak)
 and ``VmRSS`` (now) from ``/proc/<pid>/status`` after 20 recalls and at the end,
 never the harness's. Medians and p95; no network. Linux only (``/proc``).
@@ -99,11 +100,12 @@ def measure(n: int, calls: int, prebuilt: bool) -> list[object]:
             server.call("memory_recall", {"query": "redis timeout"})
             first = time.perf_counter() - start
             recalls = []
-            for i in range(calls):
-                query = " ".join(rng.sample(WORDS, rng.randint(2, 3)))
+            queries = [" ".join(rng.sample(WORDS, rng.randint(2, 3))) for _ in range(calls)]
+            for i, query in enumerate(queries):
                 recalls.append(server.call("memory_recall", {"query": query}))
                 if i == 19:
                     after_20 = server.rss_mb()
+            again = [server.call("memory_recall", {"query": query}) for query in queries]
             writes = [server.call("memory_remember", {
                 "category": "decision", "key": f"warm-{i}",
                 "content": f"benchmark decision {i} about {' '.join(rng.sample(WORDS, 3))}",
@@ -112,8 +114,10 @@ def measure(n: int, calls: int, prebuilt: bool) -> list[object]:
         finally:
             server.close()
     ms = [v * 1000 for v in recalls]
+    ams = [v * 1000 for v in again]
     wms = [v * 1000 for v in writes]
     return [f"{n:,}", f"{first:.2f} s", f"{statistics.median(ms):.1f}", f"{_p95(ms):.1f}",
+            f"{statistics.median(ams):.1f}", f"{_p95(ams):.1f}",
             f"{after_20[0]:.0f}", f"{statistics.median(wms):.1f}", f"{_p95(wms):.1f}",
             f"{end[0]:.0f}", f"{end[1]:.0f}"]  # fmt: skip
 
@@ -135,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["TOON_MEMORY_HOME"] = home
         rows = [measure(int(n), args.calls, not args.fresh) for n in args.sizes.split(",")]
     print("A long-lived MCP server over stdio (ms per call, round trip; RSS of the server)\n")
-    print_table(["entries", "first recall", "recall p50", "p95", "peak RSS MB after 20 recalls",
+    print_table(["entries", "first recall", "recall p50", "p95", "same queries again p50",
+                 "p95", "peak RSS MB after 20 recalls",
                  "remember p50", "p95", "peak RSS MB at end", "RSS MB at end"], rows)  # fmt: skip
     return 0
 

@@ -217,3 +217,98 @@ def test_a_terms_version_changes_with_its_postings(tmp_path: Path) -> None:
         assert db.term_version(timeout) == versions[timeout]
         assert db.term_version("absent") is None
     db.close()
+
+
+def _postings_reads(monkeypatch) -> list[object]:  # type: ignore[no-untyped-def]
+    """The terms whose postings a warm source reads whole from now on (``TermData`` built
+    from them, not patched)."""
+    from toon_memory.search import source, topk
+
+    read: list[object] = []
+
+    def counted(postings, lengths):  # type: ignore[no-untyped-def]
+        rows = list(postings)
+        read.extend(rows[:1])
+        return topk.TermData(rows, lengths)
+
+    monkeypatch.setattr(source, "TermData", counted)
+    return read
+
+
+def test_a_kept_term_follows_this_process_s_writes_without_a_re_read(  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch
+) -> None:
+    from toon_memory.search import pipeline
+
+    monkeypatch.setattr(pipeline, "PRUNE_FROM", 0)
+    engine, db = Engine(), _new_db(tmp_path)
+    for i in range(30):
+        step = _entry(f"k{i}", ["redis", "timeout", _WORDS[i % len(_WORDS)]], [], {})
+        engine.upsert(step)
+        with db.writing():
+            db.upsert(step, analyse)
+    assert _answers(engine, db, 0)  # every query's terms are kept warm now
+    read = _postings_reads(monkeypatch)
+    changed = _entry("k3", ["redis", "pool", "pool"], [], {})  # k3 replaced, k31 added
+    added = _entry("k31", ["timeout", "redis", "queue"], [], {})
+    for step in (changed, added):
+        engine.upsert(step)
+        with db.writing():
+            db.upsert(step, analyse)
+    for entry_id in [e.id for e in engine.entries if e.key == "k7"]:
+        engine.remove(entry_id)
+        with db.writing():
+            db.remove(entry_id)
+    answers = _answers(engine, db, 0)
+    assert answers[0::2] == answers[1::2]  # the index answers as the engine
+    assert read == []  # every changed term was patched: no postings read again
+
+
+def test_a_write_of_another_process_makes_a_kept_term_read_again(  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch
+) -> None:
+    from toon_memory.search import pipeline
+
+    monkeypatch.setattr(pipeline, "PRUNE_FROM", 0)
+    engine, db = Engine(), _new_db(tmp_path)
+    for i in range(12):
+        step = _entry(f"k{i}", ["redis", "timeout"], [], {})
+        engine.upsert(step)
+        with db.writing():
+            db.upsert(step, analyse)
+    _answers(engine, db, 0)
+    other = _new_db(tmp_path)  # another process's connection to the same file
+    step = _entry("k20", ["redis", "redis"], [], {})
+    engine.upsert(step)
+    with other.writing():
+        other.upsert(step, analyse)
+    other.close()
+    read = _postings_reads(monkeypatch)
+    answers = _answers(engine, db, 0)
+    assert answers[0::2] == answers[1::2]
+    assert read  # the other connection's change was not in this one's log: read again
+
+
+def test_a_rolled_back_write_leaves_nothing_to_patch_with(tmp_path: Path) -> None:
+    db = _new_db(tmp_path)
+    first = _entry("k1", ["redis"], [], {})
+    with db.writing():
+        db.upsert(first, analyse)
+    term = next(t for t in analyse(first)[0] if t.startswith("redi"))
+    with db.reading():
+        have = db.term_version(term)
+    try:
+        with db.writing():
+            db.upsert(_entry("k2", ["redis"], [], {}), analyse)
+            raise RuntimeError("interrupted")
+    except RuntimeError:
+        pass
+    third = _entry("k3", ["redis"], [], {})
+    with db.writing():
+        db.upsert(third, analyse)
+    with db.reading():
+        now = db.term_version(term)
+        changes = db.term_changes(term, have, now)
+        assert changes is not None  # the rolled-back step was forgotten, the log restarts:
+        assert [slot for slot, _tf, _n in changes] == [db.slot(third.id)]
+    db.close()

@@ -91,6 +91,29 @@ class Versioned(Protocol):
     def term_version(self, term: str) -> object | None: ...
 
 
+class Rows(Protocol):
+    """What a source may add so that the candidates' ids and rows come in one read:
+    ``(slot, id, entry, degree, family)`` of each known slot (any order; unknown slots
+    left out), each as ``doc_id``, ``entry``, ``degree`` and the stored family answer."""
+
+    def rows_at(self, slots: Sequence[int]) -> list[tuple[int, str, Entry, int, str]]: ...
+
+
+#: Where ``_Index.doc_ids`` hands the rows it read (``SourceCorpus._keep_rows``).
+RowSink = Callable[[list[tuple[int, str, Entry, int, str]]], None]
+
+
+class Patching(Protocol):
+    """What a versioned source may add so that a kept term follows this process's own
+    writes without being read again: the posting changes ``(slot, tf or None when
+    removed, length)`` that take ``term`` from version ``have`` to ``now``, or None when
+    it does not know them all (then the postings are read again)."""
+
+    def term_changes(
+        self, term: str, have: object, now: object
+    ) -> list[tuple[int, float | None, float]] | None: ...
+
+
 class _Warm:
     """What a process keeps of one source between queries (one per source object)."""
 
@@ -103,12 +126,17 @@ _WARM: weakref.WeakKeyDictionary[object, _Warm] = weakref.WeakKeyDictionary()
 
 
 class _Index(Scoring):
-    def __init__(self, source: CorpusSource) -> None:
+    def __init__(self, source: CorpusSource, sink: RowSink | None = None) -> None:
         self._source = source
+        rows_at = getattr(source, "rows_at", None)
+        self._rows_at = rows_at if callable(rows_at) and sink is not None else None
+        self._rows_sink = sink
         self._n = source.count()
         self._avg = source.avg_len()
         version = getattr(source, "term_version", None)
         self._version = version if callable(version) else None
+        changes = getattr(source, "term_changes", None)
+        self._changes = changes if callable(changes) else None
         self._warm = _WARM.setdefault(source, _Warm()) if self._version else _Warm()
 
     def term_data(self, term: str) -> TermData:
@@ -117,10 +145,21 @@ class _Index(Scoring):
         found = self._warm.terms.get(term)
         if found is not None and token is not None and found[0] == token:
             return found[1]
-        data = TermData(self._source.postings(term), self._warm.lengths)
+        data = self._patched(term, found, token)
+        if data is None:
+            data = TermData(self._source.postings(term), self._warm.lengths)
         if token is not None:
             self._warm.terms[term] = (token, data)
         return data
+
+    def _patched(
+        self, term: str, found: tuple[object, TermData] | None, token: object | None
+    ) -> TermData | None:
+        """The kept data brought to ``token`` by the source's own changes (``Patching``)."""
+        if found is None or token is None or self._changes is None:
+            return None
+        changes = self._changes(term, found[0], token)
+        return None if changes is None else found[1].patched(changes, self._warm.lengths)
 
     def lengths(self) -> Lengths:
         return self._warm.lengths
@@ -144,7 +183,14 @@ class _Index(Scoring):
         return self._source.doc_id(slot)
 
     def doc_ids(self, slots: Sequence[int]) -> list[str]:
-        return self._source.doc_ids(slots)
+        """With ``Rows``: the rows of these slots are read too (the pipeline asks for the
+        ids of its candidates, whose rows it reads next) and handed to the sink."""
+        if self._rows_at is None or self._rows_sink is None:
+            return self._source.doc_ids(slots)
+        rows = self._rows_at(slots)
+        self._rows_sink(rows)
+        found = {slot: doc_id for slot, doc_id, _entry, _degree, _family in rows}
+        return [found.get(slot, "") for slot in slots]
 
 
 class _Graph:
@@ -266,7 +312,7 @@ class SourceCorpus:
     def __init__(self, source: CorpusSource) -> None:
         self.source = source
         self.entries = _Entries(source)
-        self.index = _Index(source)
+        self.index = _Index(source, self._keep_rows)
         self.graph = _Graph(source)
         self.static = _Derived(self.entries)
         self.family = _Families(self.entries)
@@ -274,6 +320,14 @@ class SourceCorpus:
         self.pinned = source.pinned_ids()
         self._max_degree = -1
         self._degrees: dict[str, int] = {}
+
+    def _keep_rows(self, rows: list[tuple[int, str, Entry, int, str]]) -> None:
+        """Rows read with their ids (``Rows``): what ``prefetch`` would read for them."""
+        seen, known = self.entries.seen, self.family.known
+        for _slot, doc_id, entry, degree, family in rows:
+            seen.setdefault(doc_id, entry)
+            self._degrees[doc_id] = degree
+            known[doc_id] = family
 
     def prefetch(self, nodes: Collection[str]) -> None:
         """Read the rows and degrees of many candidates at once (before fusing them)."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import pairwise
 from typing import TypeAlias
 
@@ -124,6 +124,76 @@ class TermData:
         code = codes[slot] if slot < len(codes) else 0
         return self._values[code] if code else None
 
+    def lookup(self) -> Callable[[int], float | None]:
+        """``tf`` as one callable (a dict's own ``get`` for a rare term: no Python frame)."""
+        if self._tf is not None:
+            return self._tf.get
+        codes, values, size = self._codes, self._values, len(self._codes)
+
+        def coded(slot: int) -> float | None:
+            code = codes[slot] if slot < size else 0
+            return values[code] if code else None
+
+        return coded
+
+    def patched(
+        self, changes: Iterable[tuple[int, float | None, float]], lengths: Lengths | None
+    ) -> TermData | None:
+        """A copy after ``changes`` ((slot, tf or None when removed, length), in order), or
+        None when the postings are not in slot order. Each tier's bound stays an upper
+        bound: a removed slot leaves it as it was, an added one joins the last tier and
+        its (tf, length) pair is taken into that tier's bound."""
+        if self.order is not None:
+            return None
+        new = TermData((), None)
+        new.bits, new.df, new._values = self.bits, self.df, self._values
+        new._tf = None if self._tf is None else dict(self._tf)
+        codes, values = bytearray(self._codes), list(self._values)
+        marks = [bits for bits, _pairs in self.tiers] or [0]
+        bounds = [dict(pairs) for _bits, pairs in self.tiers] or [{}]
+        for slot, tf, length in changes:
+            mask = 1 << slot
+            if new.bits & mask:
+                new._unset(slot, codes)
+                marks = [bits & ~mask for bits in marks]
+            if tf is None:
+                continue
+            new._set(slot, tf, codes, values)
+            marks[-1] |= mask
+            bounds[-1][tf] = min(length, bounds[-1].get(tf, math.inf))
+            if isinstance(lengths, list):
+                _grow(lengths, slot + 1)
+            if lengths is not None:
+                lengths[slot] = length
+        if new._tf is None:
+            new._codes, new._values = bytes(codes), tuple(values)
+        new.tiers = [(bits, tuple(pairs.items()))
+                     for bits, pairs in zip(marks, bounds, strict=True) if pairs]  # fmt: skip
+        return new
+
+    def _unset(self, slot: int, codes: bytearray) -> None:
+        """``patched``: the posting of ``slot`` removed (``codes``: the one-byte tfs)."""
+        self.bits ^= 1 << slot
+        self.df -= 1
+        if self._tf is not None:
+            self._tf.pop(slot, None)
+        else:
+            codes[slot] = 0
+
+    def _set(self, slot: int, tf: float, codes: bytearray, values: list[float]) -> None:
+        """``patched``: a posting of ``slot`` added (one byte per slot while 250 tfs do)."""
+        self.bits |= 1 << slot
+        self.df += 1
+        if self._tf is None and tf not in values and len(values) >= 250:
+            self._tf = {s: values[c] for s, c in enumerate(codes) if c}
+        if self._tf is not None:
+            self._tf[slot] = tf
+            return
+        if tf not in values:
+            values.append(tf)
+        codes.extend(bytes(max(0, slot + 1 - len(codes))))
+        codes[slot] = values.index(tf)
+
     def slots(self) -> Iterable[int]:
         return self._tf.keys() if self._tf is not None else slots_of(self.bits)
 
@@ -140,29 +210,41 @@ def _grow(lengths: list[float], size: int) -> None:
 def _tiers(
     rows: list[tuple[int, float, float]],
 ) -> list[tuple[int, tuple[tuple[float, float], ...]]]:
+    """Impact tiers, best first, cut between distinct (tf, length) pairs: the slots of one
+    pair share one score, so each pair is ranked once and lands in one tier whole."""
     if not rows:
         return []
-    mean = sum(row[2] for row in rows) / len(rows) or 1.0
-    ranked = sorted(rows, key=lambda r: -r[1] / (r[1] + 0.3 + 0.9 * r[2] / mean))
-    cuts = (
-        [0, *(int(len(ranked) * c) for c in _CUTS), len(ranked)]
-        if len(ranked) >= _TIERED
-        else [0, len(ranked)]
-    )
+    by_pair: dict[tuple[float, float], list[int]] = {}
+    for slot, tf, length in rows:
+        found = by_pair.get((tf, length))
+        if found is None:
+            by_pair[(tf, length)] = [slot]
+        else:
+            found.append(slot)
+    mean = sum(n * len(slots) for (_tf, n), slots in by_pair.items()) / len(rows) or 1.0
+    ranked = sorted(by_pair, key=lambda p: -p[0] / (p[0] + 0.3 + 0.9 * p[1] / mean))
+    size = len(rows)
+    cuts = [*(int(size * c) for c in _CUTS), size] if size >= _TIERED else [size]
     tiers = []
-    for lo, hi in pairwise(cuts):
-        if hi <= lo:
-            continue
-        shortest: dict[float, float] = {}
-        for _slot, tf, length in ranked[lo:hi]:
-            if length < shortest.get(tf, math.inf):
-                shortest[tf] = length
-        tiers.append((bits_of(r[0] for r in ranked[lo:hi]), tuple(shortest.items())))
+    members: list[int] = []
+    shortest: dict[float, float] = {}
+    for tf, length in ranked:
+        members.extend(by_pair[(tf, length)])
+        if length < shortest.get(tf, math.inf):
+            shortest[tf] = length
+        if len(members) >= cuts[0] or (tf, length) == ranked[-1]:
+            tiers.append((bits_of(members), tuple(shortest.items())))
+            cuts = [cut - len(members) for cut in cuts if cut - len(members) > 0] or [1]
+            members, shortest = [], {}
     return tiers
 
 
 #: One term of a prepared group: (data, BM25 constant c, factor or None, counts as a match).
 _Term = tuple[TermData, float, "float | None", bool]
+#: A term of a group that holds postings, as scoring reads it: (its ``tf`` lookup, c,
+#: factor or None, is the group's first term, counts as a match). A term without
+#: postings holds no slot, so leaving it out changes no score, membership or order.
+_Live = tuple[Callable[[int], "float | None"], float, "float | None", bool, bool]
 
 
 class Plan:
@@ -183,13 +265,18 @@ class Plan:
                 counts = i == 0 or (factor if factor is not None else 1.0) > 0.0
                 terms.append((data, c, factor, counts))
             self._groups.append(terms)
+        self._live: list[list[_Live]] = [
+            [(data.lookup(), c, factor, i == 0, ok)
+             for i, (data, c, factor, ok) in enumerate(terms) if data.df]
+            for terms in self._groups
+        ]  # fmt: skip
         self._union = [_or(d.bits for d, _c, _f, ok in g if ok) for g in self._groups]
         self.excluded: set[int] = set()
         self.count = _or(self._union).bit_count()
 
     # -- membership and scores ---------------------------------------------------
     def holds(self, slot: int) -> bool:
-        return any(self._in_group(terms, slot) for terms in self._groups)
+        return any(self._in_group(terms, slot) for terms in self._live)
 
     def exclude(self, slot: int) -> None:
         """Leave a matching slot out of the answer (and the count)."""
@@ -198,20 +285,20 @@ class Plan:
             self.count -= 1
 
     @staticmethod
-    def _in_group(terms: list[_Term], slot: int) -> bool:
-        return any(ok and data.tf(slot) is not None for data, _c, _f, ok in terms)
+    def _in_group(terms: list[_Live], slot: int) -> bool:
+        return any(ok and tf_of(slot) is not None for tf_of, _c, _f, _first, ok in terms)
 
     def group_score(self, g: int, slot: int) -> float | None:
         """``Scoring._group_scores`` for one slot: None when the group does not hold it."""
         length = self._lengths[slot]
         base, per_len = self._base, self._per_len
         best: float | None = None
-        for i, (data, c, factor, _ok) in enumerate(self._groups[g]):
-            tf = data.tf(slot)
+        for tf_of, c, factor, first, _ok in self._live[g]:
+            tf = tf_of(slot)
             if tf is None:
                 continue
             value = c * tf / (tf + base + per_len * length)
-            if i == 0:
+            if first:
                 best = value * factor if factor is not None else value
                 continue
             value *= factor if factor is not None else 1.0
@@ -339,7 +426,7 @@ class _Part(Mapping[int, float]):
         self._plan, self._g = plan, g
 
     def __contains__(self, slot: object) -> bool:
-        return isinstance(slot, int) and Plan._in_group(self._plan._groups[self._g], slot)
+        return isinstance(slot, int) and Plan._in_group(self._plan._live[self._g], slot)
 
     def __getitem__(self, slot: int) -> float:
         value = self._plan.group_score(self._g, slot)

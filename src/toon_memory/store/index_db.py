@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Protocol
 
 from toon_memory.model.entry import ATTRIBUTES, Entry
+from toon_memory.store.index_changes import Change, TermChanges
 from toon_memory.store.index_reads import IndexReads
 from toon_memory.store.paths import MemoryPaths
 
@@ -131,6 +132,8 @@ class IndexDb(IndexReads):
         self._turn = threading.RLock()
         self._total = float(self._meta("total") or 0.0)
         self._count = -1
+        #: The postings this process changed (``term_changes``).
+        self._changes = TermChanges()
 
     # -- opening -----------------------------------------------------------
     @classmethod
@@ -179,7 +182,7 @@ class IndexDb(IndexReads):
     @contextlib.contextmanager
     def writing(self) -> Iterator[IndexDb]:
         """One write transaction (others wait): re-read ``position`` inside it."""
-        with self._turn, _transaction(self.conn, "BEGIN IMMEDIATE"):
+        with self._turn, _transaction(self.conn, "BEGIN IMMEDIATE", self._changes.forget):
             self._total = float(self._meta("total") or 0.0)
             self._count = -1
             yield self
@@ -193,6 +196,14 @@ class IndexDb(IndexReads):
             self._count = -1
             yield self
 
+    def term_changes(self, term: str, have: object, now: object) -> list[Change] | None:
+        """The posting changes of ``term`` between two of its versions, when this process
+        made them all (``search.source.Patching``; ``store.index_changes``)."""
+        if not isinstance(have, int) or not isinstance(now, int):
+            return None
+        with self._turn:
+            return self._changes.since(term, have, now)
+
     def set_position(self, position: str) -> None:
         self._set_meta("position", position)
 
@@ -205,9 +216,11 @@ class IndexDb(IndexReads):
         for table in ("docs", "terms", "postings", "links"):
             self.conn.execute(f"DELETE FROM {table}")
         self._total = 0.0
+        self._changes.forget()
 
     def load(self, bulk: Bulk, entries: Mapping[str, Entry], pending: Mapping[str, int]) -> None:
         """Fill an empty index from an analysed corpus (``bulk``) over ``entries``."""
+        self._changes.forget()
         lengths: dict[int, float] = {}
         order = {doc_id: pos for pos, doc_id in enumerate(entries)}  # file order
         seq = 0
@@ -258,8 +271,8 @@ class IndexDb(IndexReads):
         self._total += length
         tids = self._term_ids(list(terms), create=True)
         self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)",
-                              [(tids[t], slot, tf, length) for t, tf in terms.items()])  # fmt: skip
-        self._count_terms(tids.values(), 1)
+                              [(tids[t][0], slot, tf, length) for t, tf in terms.items()])  # fmt: skip
+        self._count_terms(tids, 1, (slot, terms, length))
         self.conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?)",
                               [(slot, pos, k, t) for pos, (k, t) in enumerate(out)])  # fmt: skip
         others = self._neighbour_slots(slot, entry.key)
@@ -271,22 +284,33 @@ class IndexDb(IndexReads):
         last = self.conn.execute("SELECT max(pos) FROM docs").fetchone()[0]
         return None, 0, (-1 if last is None else int(last)) + 1
 
-    def _term_ids(self, terms: list[str], create: bool = False) -> dict[str, int]:
+    def _term_ids(self, terms: list[str], create: bool = False) -> dict[str, tuple[int, int]]:
+        """term -> (tid, version) of these terms (``create``: new ones made first)."""
         if create:
             self.conn.executemany("INSERT OR IGNORE INTO terms (term, df) VALUES (?, 0)",
                                   [(t,) for t in terms])  # fmt: skip
-        found: dict[str, int] = {}
+        found: dict[str, tuple[int, int]] = {}
         for i in range(0, len(terms), 500):
             part = terms[i : i + 500]
-            sql = f"SELECT term, tid FROM terms WHERE term IN ({','.join('?' * len(part))})"
-            found.update(self.conn.execute(sql, part).fetchall())
+            sql = f"SELECT term, tid, ver FROM terms WHERE term IN ({','.join('?' * len(part))})"
+            found.update((t, (tid, ver)) for t, tid, ver in self.conn.execute(sql, part))
         return found
 
-    def _count_terms(self, tids: Iterable[int], delta: int) -> None:
-        """Count a document in (or out of) these terms; their postings changed (``ver``)."""
+    def _count_terms(
+        self,
+        tids: Mapping[str, tuple[int, int]],
+        delta: int,
+        posting: tuple[int, Mapping[str, float] | None, float],
+    ) -> None:
+        """Count a document in (or out of) these terms; their postings changed (``ver``):
+        ``posting`` is the document's (slot, tf by term or None when removed, length)."""
         ver = self._next_ver()
         self.conn.executemany("UPDATE terms SET df = df + ?, ver = ? WHERE tid = ?",
-                              [(delta, ver, tid) for tid in tids])  # fmt: skip
+                              [(delta, ver, tid) for tid, _ver in tids.values()])  # fmt: skip
+        slot, tfs, length = posting
+        for term, (_tid, before) in tids.items():
+            self._changes.record(term, before, ver, (slot, None if tfs is None else tfs[term],
+                                                     length))  # fmt: skip
 
     def _next_ver(self) -> int:
         """A number no term of this file had before (``term_version``)."""
@@ -316,8 +340,8 @@ class IndexDb(IndexReads):
         self._total -= length
         tids = self._term_ids([t for t in terms.split(_SEP) if t])
         self.conn.executemany("DELETE FROM postings WHERE tid = ? AND slot = ?",
-                              [(tid, slot) for tid in tids.values()])  # fmt: skip
-        self._count_terms(tids.values(), -1)
+                              [(tid, slot) for tid, _ver in tids.values()])  # fmt: skip
+        self._count_terms(tids, -1, (slot, None, length))
         self.conn.execute("DELETE FROM links WHERE src = ?", (slot,))
         self.conn.execute("DELETE FROM docs WHERE slot = ?", (slot,))
 
@@ -385,11 +409,15 @@ def _tables(conn: sqlite3.Connection) -> list[str]:
 
 
 @contextlib.contextmanager
-def _transaction(conn: sqlite3.Connection, begin: str = "BEGIN") -> Iterator[None]:
+def _transaction(
+    conn: sqlite3.Connection, begin: str = "BEGIN", undone: Callable[[], None] = lambda: None
+) -> Iterator[None]:
+    """One transaction; ``undone`` runs when it is rolled back."""
     conn.execute(begin)
     try:
         yield
     except BaseException:
+        undone()
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")

@@ -96,6 +96,18 @@ class IndexReads:
             found[doc_id] = row_entry(body, accessed, last)
         return found
 
+    def rows_at(self, slots: Sequence[int]) -> list[tuple[int, str, Entry, int, str]]:
+        """(slot, id, entry, degree, family) of the documents at many slots, in one read per
+        400 (``search.source.Rows``: ``doc_ids`` and a candidates' ``prefetch`` at once)."""
+        rows: list[tuple[int, str, Entry, int, str]] = []
+        for i in range(0, len(slots), 400):
+            part = list(slots[i : i + 400])
+            sql = ("SELECT slot, id, body, accessed, last_accessed, degree, family FROM docs"
+                   f" WHERE slot IN ({','.join('?' * len(part))})")  # fmt: skip
+            for slot, doc_id, body, accessed, last, degree, family in self.conn.execute(sql, part):
+                rows.append((slot, doc_id, row_entry(body, accessed, last), degree, family))
+        return rows
+
     def families_of(self, ids: Collection[str]) -> dict[str, str]:
         """The script family of many entries at once (``Corpus.family``)."""
         return dict(self._many("SELECT id, family FROM docs WHERE id IN ", ids))
