@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toon_memory.search import rank, topk
+from toon_memory.search import rank, term_data, topk
 from toon_memory.search.index import BM25Index
 
 WEIGHTS = {"a": 1.0, "b": 2.5, "c": 3.0}
@@ -43,8 +43,8 @@ def _exhaustive(index: BM25Index, groups, weights, limit):  # type: ignore[no-un
 def test_the_pruned_top_equals_the_exhaustive_top(  # type: ignore[no-untyped-def]
     monkeypatch, docs, removed, groups, weighting, limit, small, tiered
 ) -> None:
-    monkeypatch.setattr(topk, "SMALL", small)  # both halves of the walk, on small corpora
-    monkeypatch.setattr(topk, "_TIERED", tiered)
+    monkeypatch.setattr(term_data, "SMALL", small)  # both halves of the walk, on small corpora
+    monkeypatch.setattr(term_data, "_TIERED", tiered)
     index = _index(docs, removed)
     weights = (weighting + [{}] * len(groups))[: len(groups)]
     best, total = _exhaustive(index, groups, weights, limit)
@@ -99,48 +99,10 @@ def test_a_cached_term_follows_adds_and_removes() -> None:
     assert index.slot("d99") in plan.top(50)[0]  # the new document's postings were read again
 
 
-@given(st.sets(st.integers(0, 5000), max_size=200))
-def test_bitmaps_round_trip(slots: set[int]) -> None:
-    assert topk.slots_of(topk.bits_of(slots)) == sorted(slots)
-
-
-_postings = st.dictionaries(st.integers(0, 300), st.tuples(st.sampled_from([1.0, 2.5, 3.0, 4.5]),
-                                                            st.sampled_from([3.0, 7.5, 12.0])),
-                            max_size=60)  # fmt: skip
-_changes = st.lists(st.tuples(st.integers(0, 320), st.sampled_from([None, 1.0, 2.5, 5.5, 6.0]),
-                              st.sampled_from([2.0, 7.5, 20.0])), max_size=30)  # fmt: skip
-
-
-@settings(max_examples=200, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
-@given(postings=_postings, changes=_changes, small=st.sampled_from([0, 4096]),
-       tiered=st.sampled_from([1, 256]))  # fmt: skip
-def test_patched_term_data_holds_what_the_changed_postings_hold(  # type: ignore[no-untyped-def]
-    monkeypatch, postings, changes, small, tiered
-) -> None:
-    """A kept term patched with its postings' changes has the slots, tfs and df of one
-    built from the changed postings, and every tier bound still bounds its slots."""
-    monkeypatch.setattr(topk, "SMALL", small)  # both tf layouts (dict, one byte per slot)
-    monkeypatch.setattr(topk, "_TIERED", tiered)
-    rows = {slot: (tf, length) for slot, (tf, length) in postings.items()}
-    lengths: list[float] = []
-    data = topk.TermData([(s, tf, n) for s, (tf, n) in sorted(rows.items())], lengths)
-    for slot, tf, length in changes:
-        rows.pop(slot, None)
-        if tf is not None:
-            rows[slot] = (tf, length)
-    patched = data.patched(changes, lengths)
-    assert patched is not None
-    fresh = topk.TermData([(s, tf, n) for s, (tf, n) in sorted(rows.items())], None)
-    assert (patched.bits, patched.df) == (fresh.bits, fresh.df) == (topk.bits_of(rows), len(rows))
-    assert sorted(patched.slots()) == sorted(rows)
-    assert all(patched.tf(s) == rows[s][0] for s in rows)
-    assert all(patched.tf(s) is None for s in range(330) if s not in rows)
-    assert all(lengths[s] == rows[s][1] for s in rows)
-    covered = 0
-    for bits, pairs in patched.tiers:
-        covered |= bits
-        for slot in topk.slots_of(bits):  # some (tf, length) of the tier is at least as good
-            tf, length = rows[slot]
-            assert any(t == tf and n <= length for t, n in pairs)
-    assert covered == patched.bits
+def test_a_plan_holds_excludes_and_counts_the_matching_slots() -> None:
+    index = _index([{"a": ["w1", "w2"]}, {"b": ["w2"]}, {"c": ["w3"]}], [])
+    plan = index.plan([["w2"]])
+    assert isinstance(plan, topk.Plan)
+    assert [plan.holds(s) for s in range(3)] == [True, True, False] and plan.count == 2
+    plan.exclude(0)
+    assert plan.count == 1 and plan.top(5)[0] == [1]

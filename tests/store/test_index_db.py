@@ -222,14 +222,14 @@ def test_a_terms_version_changes_with_its_postings(tmp_path: Path) -> None:
 def _postings_reads(monkeypatch) -> list[object]:  # type: ignore[no-untyped-def]
     """The terms whose postings a warm source reads whole from now on (``TermData`` built
     from them, not patched)."""
-    from toon_memory.search import source, topk
+    from toon_memory.search import source, term_data
 
     read: list[object] = []
 
     def counted(postings, lengths):  # type: ignore[no-untyped-def]
         rows = list(postings)
         read.extend(rows[:1])
-        return topk.TermData(rows, lengths)
+        return term_data.TermData(rows, lengths)
 
     monkeypatch.setattr(source, "TermData", counted)
     return read

@@ -31,7 +31,8 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from toon_memory.search.topk import Lengths, Plan, TermData
+from toon_memory.search.term_data import Lengths, TermData
+from toon_memory.search.topk import Plan
 
 K1 = 1.2
 B = 0.75

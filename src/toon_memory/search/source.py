@@ -23,8 +23,8 @@ from toon_memory.model.entry import Entry
 from toon_memory.search import signals
 from toon_memory.search.graph import INVERSE, edge_kind, expand_over
 from toon_memory.search.index import Scoring
+from toon_memory.search.term_data import Lengths, TermData
 from toon_memory.search.tokenize import script_family as family_of
-from toon_memory.search.topk import Lengths, TermData
 
 #: One link between two nodes, seen from a node: (other id, other's graph sequence,
 #: True when the link is the node's own, its type). See ``CorpusSource.links``.
@@ -85,7 +85,7 @@ _CHUNK = 500
 
 class Versioned(Protocol):
     """What a source may add so that a long-lived process keeps each term's postings
-    between queries (``search.topk.TermData``): a token that changes whenever the
+    between queries (``search.term_data.TermData``): a token that changes whenever the
     postings of ``term`` change (a rebuild included), or None (read them every time)."""
 
     def term_version(self, term: str) -> object | None: ...
