@@ -66,6 +66,21 @@ def _compare(engine: Engine, db: IndexDb) -> None:
             assert _summary(got) == _summary(want), (query, extra)
 
 
+def _apply(step: object, engine: Engine, db: IndexDb) -> None:
+    """One step of a random history on both engines: an upsert, a rebuild or a delete."""
+    with db.writing():
+        if isinstance(step, Entry):
+            engine.upsert(step)
+            db.upsert(step, analyse)
+        elif step == "rebuild":
+            db.clear()
+            db.load(engine.export(), {e.id: e for e in engine.entries}, {})
+        else:
+            for entry_id in [e.id for e in engine.entries if e.key == step]:
+                engine.remove(entry_id)
+                db.remove(entry_id)
+
+
 def _new_db(folder: Path) -> IndexDb:
     db = IndexDb.open(folder / "index.sqlite", "test-1")
     assert db is not None
@@ -79,18 +94,7 @@ def test_index_ranks_like_the_engine_after_writes_deletes_and_rebuilds(steps: li
     with tempfile.TemporaryDirectory() as tmp:
         db = _new_db(Path(tmp))
         for step in steps:
-            with db.writing():
-                if isinstance(step, Entry):
-                    engine.upsert(step)
-                    db.upsert(step, analyse)
-                elif step == "rebuild":
-                    db.clear()
-                    db.load(engine.export(), {e.id: e for e in engine.entries}, {})
-                else:
-                    ids = [e.id for e in engine.entries if e.key == step]
-                    for entry_id in ids:
-                        engine.remove(entry_id)
-                        db.remove(entry_id)
+            _apply(step, engine, db)
         _compare(engine, db)
         db.close()
 
@@ -185,17 +189,7 @@ def test_the_pruned_path_answers_as_the_exhaustive_one_across_writes(steps: list
     with tempfile.TemporaryDirectory() as tmp:
         db = _new_db(Path(tmp))
         for step in [*steps, "rebuild"]:
-            with db.writing():
-                if isinstance(step, Entry):
-                    engine.upsert(step)
-                    db.upsert(step, analyse)
-                elif step == "rebuild":
-                    db.clear()
-                    db.load(engine.export(), {e.id: e for e in engine.entries}, {})
-                else:
-                    for entry_id in [e.id for e in engine.entries if e.key == step]:
-                        engine.remove(entry_id)
-                        db.remove(entry_id)
+            _apply(step, engine, db)
             assert _answers(engine, db, 0) == _answers(engine, db, 10**9)
         db.close()
 
