@@ -243,3 +243,21 @@ def test_the_cli_keeps_entries_in_the_database_it_is_given(
     assert "db" in found.stdout
     bad = run_cli("--database", "mysql://x", "recall", "x", project=project)
     assert bad.returncode == 2 and "database" in bad.stderr
+
+
+def test_without_the_driver_the_error_says_what_to_install(tmp_path: Path) -> None:
+    blocker = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('psycopg', 'psycopg_pool'):\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from toon_memory.adapters.cli.main import main\n"
+        "sys.argv = ['toon-memory', 'team', 'init', '--database', 'postgresql://x@/db']\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", blocker], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=60)  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "pip install 'toon-memory[team]'" in done.stderr and "Traceback" not in done.stderr

@@ -40,8 +40,21 @@ def database_url(given: str | None = None) -> str | None:
     return url
 
 
+def require_driver() -> None:
+    """Refuse, saying what to install, when psycopg (the ``team`` extra) is missing."""
+    try:
+        import psycopg  # noqa: F401
+        import psycopg_pool  # noqa: F401
+    except ImportError:
+        raise DatabaseError(
+            "a team database needs the PostgreSQL driver: pip install 'toon-memory[team]' "
+            "(psycopg 3 and its pool); nothing was changed"
+        ) from None
+
+
 def describe(url: str) -> str:
     """The server a URL names, without its password: ``user@host:port/db``."""
+    require_driver()
     from psycopg.conninfo import conninfo_to_dict
 
     try:
@@ -80,6 +93,7 @@ def _pool(url: str) -> ConnectionPool[Any]:
 @contextmanager
 def connection(url: str) -> Iterator[psycopg.Connection[tuple[Any, ...]]]:
     """A pooled connection to ``url``; every database failure becomes ``DatabaseError``."""
+    require_driver()
     import psycopg
     from psycopg_pool import PoolTimeout
 
