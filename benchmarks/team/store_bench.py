@@ -41,7 +41,7 @@ def worker(root: str, url: str, name: str, calls: int) -> dict[str, Any]:
     """Run in a fresh process: the measured work (see the module)."""
     from toon_memory import Memory
 
-    memory = Memory(root, database=url or None, name=name or None)
+    memory = Memory(root, database=url, name=name or None)  # url "": the files
     entries = memory.store.state().entries
     rng = random.Random(7)
     words = sorted({w for e in list(entries.values())[:500] for w in e.content.split()})
@@ -81,13 +81,13 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def measure(size: int, url: str, calls: int, folder: Path) -> list[list[object]]:
-    from toon_memory import Memory
+    from toon_memory.memory.team import Team
 
     root = folder / f"m{size}"
     (root / ".git").mkdir(parents=True)
     synthetic_memory(root, size)
     start = time.perf_counter()
-    Memory(root).sharing.push_team(url, f"bench{size}")
+    Team(url, folder / "team-home").push(root, f"bench{size}")
     push = time.perf_counter() - start
     file = _run_worker(root, "", "", calls)
     team = _run_worker(root, url, f"bench{size}", calls)
