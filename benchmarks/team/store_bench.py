@@ -6,8 +6,8 @@ folder (``tests/postgres.py``: initdb, a Unix socket only) and stopped at the en
 
 For each size: a synthetic memory (``benchmarks.core.store_bench.synthetic_memory``) is
 written as files, pushed to the database (``team push``: timed, entries/s), then a fresh
-worker process per store opens it and measures the first recall (the cold load: the whole
-state read from data.toon or from the database), ``--calls`` warm recalls (2-3 words of the
+worker process per store opens it, loads the whole state (from data.toon or from the
+database, as a team server holds it), and measures the first recall after that, ``--calls`` warm recalls (2-3 words of the
 memory's own vocabulary, fixed seed) and ``--calls`` remembers, and its own peak RSS
 (``VmHWM``, never the harness's). Medians and p95, and the team/file ratio per row.
 """
@@ -93,7 +93,7 @@ def measure(size: int, url: str, calls: int, folder: Path) -> list[list[object]]
     team = _run_worker(root, url, f"bench{size}", calls)
     rows: list[list[object]] = []
     for label, pick in (
-        ("first recall (cold load) s", lambda r: r["cold"]),
+        ("first recall after the load s", lambda r: r["cold"]),
         ("warm recall p50 ms", lambda r: statistics.median(r["recall"])),
         ("warm recall p95 ms", lambda r: _pct(r["recall"], 0.95)),
         ("remember p50 ms", lambda r: statistics.median(r["remember"])),
