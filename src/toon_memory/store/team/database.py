@@ -9,35 +9,22 @@ psycopg is imported only here, and only when a team store is used.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from toon_memory.errors import DatabaseError, InputError
+from toon_memory.errors import DatabaseError
 
 if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
 
 T = TypeVar("T")
-URL_ENV = "TOON_MEMORY_DATABASE_URL"
 #: Seconds to wait for a connection before the call fails with a clear error.
 CONNECT_TIMEOUT = 5
 _POOLS: dict[str, ConnectionPool[Any]] = {}
 _GUARD = threading.Lock()
-
-
-def database_url(given: str | None = None) -> str | None:
-    """``given``, else (None) ``TOON_MEMORY_DATABASE_URL``; None means the file store
-    (``given`` of ``""`` asks for the files whatever the environment says)."""
-    url = (os.environ.get(URL_ENV, "") if given is None else given).strip()
-    if not url:
-        return None
-    if not url.startswith(("postgresql://", "postgres://")):
-        raise InputError("database", "a PostgreSQL URL starts with postgresql://")
-    return url
 
 
 def require_driver() -> None:
@@ -101,11 +88,13 @@ def connection(url: str) -> Iterator[psycopg.Connection[tuple[Any, ...]]]:
         with _pool(url).connection() as conn:
             yield conn
     except PoolTimeout as exc:
+        _discard(url)
         raise DatabaseError(
             f"cannot reach the team database {describe(url)} within {CONNECT_TIMEOUT} s "
             "(is PostgreSQL running, and the URL right?); nothing was changed"
         ) from exc
     except psycopg.OperationalError as exc:
+        _discard(url)
         raise DatabaseError(
             f"the team database {describe(url)} went away or refused: {_first_line(exc)}; "
             "nothing was acknowledged, try again"
@@ -120,6 +109,15 @@ def run(url: str, work: Callable[[psycopg.Connection[tuple[Any, ...]]], T]) -> T
     """``work`` on a pooled connection (``connection`` translates the errors)."""
     with connection(url) as conn:
         return work(conn)
+
+
+def _discard(url: str) -> None:
+    """Drop a pool that could not connect: the next call opens a new one, which connects at
+    once, instead of waiting out the old pool's growing reconnect delay."""
+    with _GUARD:
+        pool = _POOLS.pop(url, None)
+    if pool is not None:
+        pool.close(timeout=0)
 
 
 def close_pool(url: str) -> None:
