@@ -135,13 +135,3 @@ def open_memory(request: pytest.FixtureRequest, project: Path) -> Any:
         url = request.getfixturevalue("team_database")
         request.getfixturevalue("monkeypatch").setenv("TOON_MEMORY_DATABASE_URL", url)
     return Memory(project)
-
-
-def reopen(memory: Any) -> Any:
-    """A second ``Memory`` over the same store as ``memory`` (another process's view)."""
-    from toon_memory import Memory
-
-    url = getattr(memory.store, "url", None)
-    if url is None:
-        return Memory(memory.root)
-    return Memory(memory.root, database=url, name=memory.store.project)

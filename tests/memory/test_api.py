@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from tests.conftest import FIXTURES, STORES, open_memory, reopen
+from tests.conftest import FIXTURES, STORES, open_memory
 
 from toon_memory import InputError, Memory, NotFoundError
 
@@ -132,7 +132,7 @@ def test_pin_tag_summary(memory: Memory) -> None:
     memory.summary("src/app.py", "Entry point; wires routes")
     saved = memory.summary("src/app.py")
     assert saved is not None and saved.summary == "Entry point; wires routes"
-    assert reopen(memory).summary("src/app.py") is not None
+    assert Memory(memory.root).summary("src/app.py") is not None
 
 
 def test_stats_and_diff(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -216,7 +216,7 @@ def test_reads_do_not_write_data(memory: Memory) -> None:
     memory.remember("decision", "cache", "Use Redis for the cache")
     before = memory.paths.data.read_bytes()
     assert memory.recall("redis cache").keys == ["cache"]
-    assert reopen(memory).get("cache").accessed == 1
+    assert Memory(memory.root).get("cache").accessed == 1
     assert memory.paths.data.read_bytes() == before
 
 
@@ -227,9 +227,9 @@ def test_restore_brings_back_newest_good_backup(memory: Memory) -> None:
     memory.paths.data.write_text(memory.paths.data.read_text()[:-40] + '"broken\n')
     report = dict((msg, level) for level, msg in memory.doctor())
     assert "error" in report.values()
-    _used, kept = reopen(memory).restore()
+    _used, kept = Memory(memory.root).restore()
     assert kept is not None and kept.exists()
-    assert reopen(memory).get("kept").content == "This survives"
+    assert Memory(memory.root).get("kept").content == "This survives"
 
 
 def test_opening_a_typescript_file_migrates_it_and_keeps_the_original(project: Path) -> None:

@@ -61,7 +61,7 @@ def _index_version() -> str:
 
 
 def _open_store(paths: MemoryPaths, database: str | None, name: str) -> Store:
-    from toon_memory.store.team.database import database_url
+    from toon_memory.store.team import database_url
 
     url = database_url(database)
     if url is None:

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from toon_memory.errors import AccessDeniedError, InputError
 from toon_memory.store.paths import STORE_DIR, home_dir
-from toon_memory.store.team.database import URL_ENV, database_url, describe, run
+from toon_memory.store.team import URL_ENV, database_url
+from toon_memory.store.team.database import describe, run
 from toon_memory.store.team.team_store import check_project
 from toon_memory.store.team.tokens import ROLES, TokenInfo
 

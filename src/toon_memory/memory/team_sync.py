@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toon_memory.errors import InputError
-
 if TYPE_CHECKING:
     from toon_memory.memory.sharing import SyncReport
     from toon_memory.store.store import Store
@@ -24,11 +22,6 @@ def _team(local: Store, url: str, name: str) -> TeamStore:
     from toon_memory.search import INDEX_VERSION, Engine
     from toon_memory.store.team.team_store import TeamStore
 
-    if local.local():
-        raise InputError(
-            "database", "this memory is a team memory already; push and pull move a "
-            "project's files (unset TOON_MEMORY_DATABASE_URL for the local memory)"
-        )  # fmt: skip
     return TeamStore(local.paths, url, name, Engine.over, str(INDEX_VERSION))
 
 
