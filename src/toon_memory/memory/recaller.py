@@ -41,13 +41,6 @@ def lean_from() -> int:
     return int(raw) if raw.isdigit() else LEAN_BYTES
 
 
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
 #: Entries the primer lists at the top, and per category section.
 PRIMER_TOP = 10
 PRIMER_SECTIONS: tuple[str, ...] = ("pattern", "warning", "decision")
@@ -104,12 +97,11 @@ class Recaller:
         """For a writer holding the store's lock: a view of the index, current with the
         files, or None (a memory under ``lean_from()`` bytes, whose state loads in a few
         ms and then answers faster, or no usable index: the writer loads the state)."""
-        if _size(self.store.paths.data) < lean_from():
+        if not self.store.prefers_index(lean_from()):
             return None
         from toon_memory.search.corpus import analyse
-        from toon_memory.store.index_sync import lean_view
 
-        self._index, view = lean_view(self.store, analyse, self._index)
+        self._index, view = self.store.lean_view(analyse, self._index)
         return view
 
     @contextmanager
@@ -127,9 +119,8 @@ class Recaller:
         if self.store.loaded() is not None:
             return None
         from toon_memory.search.corpus import analyse
-        from toon_memory.store.index_sync import synced_index
 
-        self._index = synced_index(self.store, analyse, self._index)
+        self._index = self.store.index(analyse, self._index)
         return self._index
 
     def engine(self, *, with_archive: bool = False) -> Engine:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from toon_memory.errors import ToonMemoryError
 from toon_memory.model.entry import entry_from_row
@@ -28,7 +28,22 @@ from toon_memory.store.index_view import IndexView
 from toon_memory.store.paths import MemoryPaths
 
 if TYPE_CHECKING:
-    from toon_memory.store.store import Store
+    from toon_memory.store.state import State
+
+
+class Store(Protocol):
+    """What keeping the index needs of a file store (``store.store.Store``, which calls
+    this module: a protocol, so the two modules do not import each other)."""
+
+    paths: MemoryPaths
+
+    @property
+    def derived_key(self) -> str: ...
+    def encrypted(self) -> bool: ...
+    def loaded(self) -> State | None: ...
+    def release(self) -> None: ...
+    def state(self) -> State: ...
+    def position(self) -> Position | None: ...
 
 
 class _Moved(Exception):

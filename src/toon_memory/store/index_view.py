@@ -15,7 +15,6 @@ from collections.abc import Container, Iterator
 from typing import Any
 
 from toon_memory.model.entry import Entry
-from toon_memory.store.cache import Position
 from toon_memory.store.index_db import IndexDb
 from toon_memory.store.index_reads import row_entry
 
@@ -35,7 +34,8 @@ class IndexView:
 
     complete = False
 
-    def __init__(self, db: IndexDb, position: Position) -> None:
+    def __init__(self, db: IndexDb, position: object) -> None:
+        """``position``: what the index describes, in its store's terms."""
         self.db = db
         self.position = position
 

@@ -48,6 +48,7 @@ from toon_memory.system.lock import FileLock
 from toon_memory.system.oserrors import explain, folder_writable, is_read_only, read_only
 
 if TYPE_CHECKING:
+    from toon_memory.store.index_db import Analyse, IndexDb
     from toon_memory.store.index_view import IndexView
 
 T = TypeVar("T")
@@ -336,10 +337,34 @@ class Store(Compaction):
         except StateNeeded:
             return self._over_state(change)
         if ops:
+            assert isinstance(view.position, Position)
             self._pos = view.position
             self._append(ops)
             self._pos = None  # no state is loaded: the index catches up from the journal
         return ops, result
+
+    # -- the on-disk index (``store.index_sync``) ------------------------------
+    def prefers_index(self, lean_bytes: int) -> bool:
+        """Should single-entry reads and writes go through the on-disk index instead of
+        loading the state? (data.toon holds ``lean_bytes`` or more)"""
+        try:
+            return self.paths.data.stat().st_size >= lean_bytes
+        except OSError:
+            return False
+
+    def index(self, analyse: Analyse, held: IndexDb | None) -> IndexDb | None:
+        """The on-disk index, current with the files (``held``: one opened earlier)."""
+        from toon_memory.store.index_sync import synced_index
+
+        return synced_index(self, analyse, held)
+
+    def lean_view(
+        self, analyse: Analyse, held: IndexDb | None
+    ) -> tuple[IndexDb | None, IndexView | None]:
+        """The index (as ``index``) and a view of it for a writer holding the lock."""
+        from toon_memory.store.index_sync import lean_view
+
+        return lean_view(self, analyse, held)
 
     def identity(self) -> tuple[object, ...]:
         """What names the stored entries as they are now (data.toon's and the journal's

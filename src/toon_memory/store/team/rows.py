@@ -52,10 +52,11 @@ def all_summaries(conn: psycopg.Connection[tuple[Any, ...]], name: str) -> list[
 def changes_since(
     conn: psycopg.Connection[tuple[Any, ...]], name: str, rev: int
 ) -> list[journal.Op]:
-    """The operations of every write after ``rev``, in order."""
+    """The rows written after ``rev`` as operations, in file order (``pos``): applied in
+    that order, new entries take their places as a fresh load would give them."""
     ops: list[journal.Op] = []
     rows = conn.execute(
-        "SELECT id, row FROM entries WHERE project = %s AND rev > %s ORDER BY rev, pos",
+        "SELECT id, row FROM entries WHERE project = %s AND rev > %s ORDER BY pos",
         (name, rev),
     )
     for entry_id, row in rows:

@@ -11,6 +11,10 @@ Invariants:
   and two servers never lose each other's writes.
 - Accesses are appended to the project's access log under the same lock (statistics:
   a database error there is swallowed, as a read-only file store does).
+- Recall and single-entry changes go through a local derived index (``team_index``: the
+  file memory's SQLite index, caught up from the rows), so a server that only recalls,
+  remembers and looks entries up never loads every entry; what needs them all loads the
+  state, as a file memory does.
 - Freshness is read, not pushed: each read asks for the project's row (one indexed row,
   ~0.3 ms on loopback), so a write through any server is seen by the very next call
   anywhere, and a server that lost its connection cannot miss one. LISTEN/NOTIFY would
@@ -22,7 +26,9 @@ Invariants:
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sqlite3
 import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -31,9 +37,9 @@ from toon_memory.errors import DatabaseError, InputError, StoreError
 from toon_memory.model.clock import today
 from toon_memory.model.entry import Entry, EntryMap
 from toon_memory.store import journal
-from toon_memory.store.state import Derived, Lookup, State
+from toon_memory.store.state import Derived, Lookup, State, StateNeeded
 from toon_memory.store.store import Store
-from toon_memory.store.team import rows
+from toon_memory.store.team import rows, team_index
 from toon_memory.store.team.database import describe, run
 from toon_memory.store.team.schema import require_current
 
@@ -41,6 +47,7 @@ if TYPE_CHECKING:
     import psycopg
 
     from toon_memory.store.crypto import Key
+    from toon_memory.store.index_db import Analyse, IndexDb
     from toon_memory.store.index_view import IndexView
     from toon_memory.store.paths import MemoryPaths
 
@@ -71,6 +78,8 @@ class TeamStore(Store):
         self.project = check_project(project)
         self._rev = 0
         self._arev = 0
+        #: The newest revision this process has seen, through the state or the index.
+        self._head = 0
         self._mutex = threading.RLock()
         self._conn: psycopg.Connection[tuple[Any, ...]] | None = None
         self._checked = False
@@ -120,6 +129,7 @@ class TeamStore(Store):
             if arev > self._arev:
                 state.fold_accesses(rows.access_lines(conn, self.project, self._arev, arev))
         self._state, self._rev, self._arev = state, rev, arev
+        self._head = rev
         return state
 
     def _load(self, conn: psycopg.Connection[tuple[Any, ...]], rev: int, arev: int) -> State:
@@ -142,21 +152,24 @@ class TeamStore(Store):
         change: Callable[[Lookup], tuple[list[journal.Op], T]],
         lean: Callable[[], IndexView | None],
     ) -> T:
-        return self.mutate(change)
+        """``mutate`` over a view of the local index (``lean``, called under the project's
+        lock, catches it up to the locked revision) when the state is not loaded."""
+        with self._mutex:
+            return run(self.url, lambda conn: self._write(conn, change, lean))
 
     def _write(
         self,
         conn: psycopg.Connection[tuple[Any, ...]],
-        change: Callable[[State], tuple[list[journal.Op], T]],
+        change: Callable[[Any], tuple[list[journal.Op], T]],
+        lean: Callable[[], IndexView | None] | None = None,
     ) -> T:
         self._check(conn)
         self.ensure_folder()
         with conn.transaction():
             rev, arev, next_pos = rows.lock_project(conn, self.project)
-            state = self._sync(conn, rev, arev)
             self._conn = conn
             try:
-                ops, result = change(state)
+                state, (ops, result) = self._run_change(conn, change, lean, (rev, arev))
             finally:
                 self._conn = None
             if ops:
@@ -166,10 +179,31 @@ class TeamStore(Store):
                     (rev + 1, end, self.project),
                 )
                 conn.execute("SELECT pg_notify('toon_memory', %s)", (self.project,))
-        if ops:
+        self._head = rev + 1 if ops else rev
+        if ops and state is not None:
             state.apply(ops)
             self._rev = rev + 1
         return result
+
+    def _run_change(
+        self,
+        conn: psycopg.Connection[tuple[Any, ...]],
+        change: Callable[[Any], tuple[list[journal.Op], T]],
+        lean: Callable[[], IndexView | None] | None,
+        at: tuple[int, int],
+    ) -> tuple[State | None, tuple[list[journal.Op], T]]:
+        """``change`` over the index's view when ``lean`` gives one and the state is not
+        loaded (a change that needs every entry raises ``StateNeeded``: its savepoint is
+        rolled back and it runs again over the state), else over the state."""
+        view = lean() if lean is not None and self._state is None else None
+        if view is not None and self._state is None:
+            try:
+                with conn.transaction(), view.db.reading():
+                    return None, change(view)
+            except StateNeeded:
+                pass
+        state = self._sync(conn, *at)
+        return state, change(state)
 
     def record_access(self, ids: Iterable[str]) -> None:
         wanted = list(ids)
@@ -189,9 +223,52 @@ class TeamStore(Store):
     def writable(self) -> bool:
         return True
 
+    # -- the local index (``team_index``) -------------------------------------
+    def prefers_index(self, lean_bytes: int) -> bool:
+        """Always: a server keeps only the index's pages of a project, at any size."""
+        return True
+
+    def index(self, analyse: Analyse, held: IndexDb | None) -> IndexDb | None:
+        """The project's local index at the database's head (inside a change: at the
+        locked revision), or None when no index file can be used here."""
+        with self._mutex:
+            if self._conn is not None:
+                return self._synced(self._conn, analyse, held, locked=True)
+            return run(self.url, lambda conn: self._synced(conn, analyse, held, locked=False))
+
+    def _synced(
+        self,
+        conn: psycopg.Connection[tuple[Any, ...]],
+        analyse: Analyse,
+        held: IndexDb | None,
+        locked: bool,
+    ) -> IndexDb | None:
+        from toon_memory.store.index_db import IndexDb
+
+        self._check(conn)
+        path = team_index.index_file(self.paths, self.url, self.project)
+        db = held or IndexDb.open(path, self.derived_key)
+        if db is None:
+            return None
+        try:
+            self._head = team_index.synced(conn, self.project, db, analyse, locked)[1]
+        except (sqlite3.Error, OSError, ValueError, KeyError, TypeError):
+            with contextlib.suppress(sqlite3.Error):
+                db.close()
+            return None
+        return db
+
+    def lean_view(
+        self, analyse: Analyse, held: IndexDb | None
+    ) -> tuple[IndexDb | None, IndexView | None]:
+        from toon_memory.store.index_view import IndexView
+
+        db = self.index(analyse, held)
+        return db, None if db is None else IndexView(db, team_index.decode(db.position()))
+
     def identity(self) -> tuple[object, ...]:
-        """The project's revision as of the last ``state()`` (accesses do not count)."""
-        return ("team", describe(self.url), self.project, self._rev)
+        """The project's revision as last seen (accesses do not count)."""
+        return ("team", describe(self.url), self.project, self._head)
 
     def local(self) -> str:
         return f"the team database {describe(self.url)} (project {self.project})"
