@@ -202,7 +202,9 @@ def _git(root: Path, *args: str, stdin: bytes | None = None) -> None:
     env = {**clean, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
     done = subprocess.run(["git", *args], cwd=root, input=stdin, env=env, capture_output=True)
     if done.returncode:
-        raise RuntimeError(f"git {' '.join(args)} in {root}: {done.stderr.decode(errors='replace')}")
+        raise RuntimeError(
+            f"git {' '.join(args)} in {root}: {done.stderr.decode(errors='replace')}"
+        )
 
 
 def _make_dirty(root: Path) -> None:

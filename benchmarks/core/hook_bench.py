@@ -50,7 +50,11 @@ def _project(tmp: Path, n: int) -> Path:
 
 
 def _timed(root: Path, args: list[str], stdin: str = "") -> float:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "TOON_MEMORY_PROJECT")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONDONTWRITEBYTECODE", "TOON_MEMORY_PROJECT")
+    }
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "toon_memory", *args], input=stdin, text=True,
                           cwd=root, env=env, capture_output=True, check=True)  # fmt: skip
@@ -66,7 +70,10 @@ def measure(tmp: Path, n: int, repeats: int) -> dict[str, tuple[float, float]]:
                     tool_input={"file_path": str(root / "src/a.py"), "old_string": "a",
                                 "new_string": "b"})  # fmt: skip
     runs = {
-        "session-start": (["hook", "session-start"], _payload(root, "SessionStart", source="startup")),
+        "session-start": (
+            ["hook", "session-start"],
+            _payload(root, "SessionStart", source="startup"),
+        ),
         "post-tool": (["hook", "post-tool"], edit),
         "stop": (["hook", "stop"], _payload(root, "Stop", stop_hook_active=False)),
         "recall (reference)": (["recall", "redis pool timeout"], ""),
@@ -93,7 +100,9 @@ def main() -> None:
         os.environ["TOON_MEMORY_HOME"] = str(Path(tmp) / "home")
         rows = [(int(n), measure(Path(tmp), int(n), args.repeats)) for n in args.sizes.split(",")]
     names = list(rows[0][1])
-    print(f"Cold hook commands, ms (p50 / p90 of {args.repeats}; Python {sys.version.split()[0]})\n")
+    print(
+        f"Cold hook commands, ms (p50 / p90 of {args.repeats}; Python {sys.version.split()[0]})\n"
+    )
     print("| entries | " + " | ".join(names) + " |")
     print("|---:|" + "---:|" * len(names))
     for n, found in rows:

@@ -121,8 +121,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--profile", type=int, default=0, help="profile one import of N entries")
-    parser.add_argument("--compare", default="", metavar="SRC",
-                        help="also measure the toon_memory in this src folder, row by row")
+    parser.add_argument(
+        "--compare",
+        default="",
+        metavar="SRC",
+        help="also measure the toon_memory in this src folder, row by row",
+    )
     parser.add_argument("--no-after", action="store_true", help="skip the recall/remember after")
     args = parser.parse_args()
     sources = [("this", ""), *([("other", args.compare)] if args.compare else [])]

@@ -186,10 +186,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=Path, default=HERE / "gold-queries.json")
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
     parser.add_argument("--category", default="", help="only queries of this category")
-    parser.add_argument("--engine", choices=ENGINES, default="memory",
-                        help="rank in memory, or over the on-disk SQLite index")
-    parser.add_argument("--misses", action="store_true",
-                        help="list the dev queries not answered first (default mode)")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="memory",
+        help="rank in memory, or over the on-disk SQLite index",
+    )
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="list the dev queries not answered first (default mode)",
+    )
     args = parser.parse_args(argv)
     spec = json.loads(args.queries.read_text(encoding="utf-8"))
     spec["queries"] = [q for q in spec["queries"]

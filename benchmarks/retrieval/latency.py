@@ -231,8 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     print_table(["entries", "build", "pickle", "load ms", "load ms (gc off)", "1st recall ms",
                  "flat p50", "flat p95", "graph p50", "graph p95"], rows)  # fmt: skip
     rows = [measure_index(int(size), args.rounds, args.skew) for size in args.sizes.split(",")]
-    print("\nOn-disk index vs pickle (cold = a fresh process answering one query, imports "
-          "included; RSS of that process)\n")
+    print(
+        "\nOn-disk index vs pickle (cold = a fresh process answering one query, imports "
+        "included; RSS of that process)\n"
+    )
     print_table(["entries", "index load", "index size", "warm flat p50", "p95", "warm graph p50",
                  "p95", "cold index ms", "cold index RSS MB", "cold pickle ms",
                  "cold pickle RSS MB"], rows)  # fmt: skip

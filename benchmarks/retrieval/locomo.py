@@ -176,8 +176,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--split", choices=(*SPLITS, "all"), default="all")
-    parser.add_argument("--engine", choices=ENGINES, default="memory",
-                        help="rank in memory, or over the on-disk SQLite index")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="memory",
+        help="rank in memory, or over the on-disk SQLite index",
+    )
     args = parser.parse_args(argv)
     if not args.data.is_dir() or not any(args.data.glob("conv-*.json")):
         print(f"LoCoMo data not found at {args.data}: benchmark skipped.")

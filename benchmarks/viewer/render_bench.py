@@ -80,15 +80,21 @@ def measure(browser: Any, url: str, count: int) -> dict[str, float]:
         drawn = page.locator("#graph circle.node").count()
         if drawn != count:
             raise AssertionError(f"{drawn} nodes drawn, {count} expected")
-        search = page.evaluate(
-            "() => { const t = performance.now(); ToonViewer.setQuery('redis timeout');"
-            " return performance.now() - t; }"
-        ) / 1000
+        search = (
+            page.evaluate(
+                "() => { const t = performance.now(); ToonViewer.setQuery('redis timeout');"
+                " return performance.now() - t; }"
+            )
+            / 1000
+        )
         page.evaluate("ToonViewer.setQuery('')")
-        select = page.evaluate(
-            "() => { const t = performance.now(); ToonViewer.select(ToonViewer.state.nodes[7].id);"
-            " return performance.now() - t; }"
-        ) / 1000
+        select = (
+            page.evaluate(
+                "() => { const t = performance.now(); ToonViewer.select(ToonViewer.state.nodes[7].id);"
+                " return performance.now() - t; }"
+            )
+            / 1000
+        )
         page.evaluate("ToonViewer.select(null)")
         try:
             page.locator('body[data-settled="1"]').wait_for(state="attached", timeout=120_000)
@@ -133,7 +139,9 @@ def main() -> int:
         server, live_url = serve_live(memory)
         results: dict[str, list[dict[str, float]]] = {"static (file://)": [], "live (http)": []}
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium(), headless=True, args=ARGS)
+            browser = playwright.chromium.launch(
+                executable_path=chromium(), headless=True, args=ARGS
+            )
             for _ in range(args.runs):
                 results["static (file://)"].append(measure(browser, target.as_uri(), args.entries))
                 results["live (http)"].append(measure(browser, live_url, args.entries))

@@ -64,7 +64,9 @@ def test_no_memory_is_refused_and_not_created(tmp_path: Path) -> None:
     assert not (root / ".toon-memory").exists()
 
 
-def test_after_write_notes_the_file_and_never_creates_a_folder(memory: Memory, tmp_path: Path) -> None:
+def test_after_write_notes_the_file_and_never_creates_a_folder(
+    memory: Memory, tmp_path: Path
+) -> None:
     args = {"file": "src/types.ts", "content": "Zod schemas here", "key": "k"}
     assert after_write(memory, "mcp-1", agent="mcp", arguments=args, pid=4242)
     session = memory.sessions.get("mcp-1")

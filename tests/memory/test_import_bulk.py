@@ -66,9 +66,7 @@ def test_a_big_import_writes_what_the_journal_would(
     assert len(data["entries"]) == ROWS - 3 + 1
 
 
-def test_a_big_import_is_recalled_at_once(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_big_import_is_recalled_at_once(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     memory = _imported(project, True, monkeypatch)
     assert "k-1234" in [hit.entry.key for hit in memory.recall("entry 1234").hits]
     fresh = run_cli("recall", "entry 1234", project=project, check=True)

@@ -28,7 +28,9 @@ def _file(**changes: object) -> FileStatus:
         ({"server": "fails", "problem": "exit 1"}, False),
     ],
 )
-def test_a_file_is_fine_unless_broken_missing_or_failing(changes: dict[str, object], ok: bool) -> None:
+def test_a_file_is_fine_unless_broken_missing_or_failing(
+    changes: dict[str, object], ok: bool
+) -> None:
     assert _file(**changes).ok is ok
 
 

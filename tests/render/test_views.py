@@ -16,7 +16,9 @@ def test_current_text_and_data(project: Path) -> None:
     memory = Memory(project)
     memory.remember("decision", "use-zod", "Validate input with zod")
     shown = current(memory.current(), {"days": CURRENT_DAYS})
-    assert shown.text.startswith(f"# Current memory (pinned, and changed in the last {CURRENT_DAYS}")
+    assert shown.text.startswith(
+        f"# Current memory (pinned, and changed in the last {CURRENT_DAYS}"
+    )
     assert "use-zod" in shown.text
     assert [row["key"] for row in shown.data["results"]] == ["use-zod"]
     empty = current([], {"days": 3})

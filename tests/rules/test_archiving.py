@@ -49,6 +49,8 @@ def test_the_cap_moves_the_least_useful_first() -> None:
 
 def test_the_choice_is_deterministic_and_never_takes_pinned_or_inactive() -> None:
     first = select_for_archive(ENTRIES, Config(archive_max_entries=1), TODAY, auto=False)
-    again = select_for_archive(list(reversed(ENTRIES)), Config(archive_max_entries=1), TODAY, auto=False)
+    again = select_for_archive(
+        list(reversed(ENTRIES)), Config(archive_max_entries=1), TODAY, auto=False
+    )
     assert {e.key for e in first} == {e.key for e in again}
     assert not {"pinned-stale", "gone"} & {e.key for e in first}

@@ -138,6 +138,6 @@ def test_place_and_language_names_cross_languages() -> None:
 
 
 def test_month_names_are_not_translated() -> None:
-    """"may" is a modal verb too: month names are dates for ``search.intent``, not concepts."""
+    """ "may" is a modal verb too: month names are dates for ``search.intent``, not concepts."""
     groups, _ = crosslang.expand(query_groups("may I drop old partitions"), "en")
     assert not any("mayo" in group or "mai" in group for group in groups)

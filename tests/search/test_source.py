@@ -41,7 +41,9 @@ def test_the_view_names_the_same_keys_and_categories(both: tuple[Engine, IndexDb
         assert view.ids_of("redis-pool") == [e.id for e in ENTRIES if e.key == "redis-pool"]
         assert view.ids_of("nowhere") == []
         active = [e for e in ENTRIES if e.status == "active"]
-        counts = {c: sum(1 for e in active if e.category == c) for c in {e.category for e in active}}
+        counts = {
+            c: sum(1 for e in active if e.category == c) for c in {e.category for e in active}
+        }
         assert view.category_counts() == counts
         linked = next(e.id for e in ENTRIES if e.key == "redis-pool")
         assert view.centrality(linked) > 0.0

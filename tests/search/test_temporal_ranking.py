@@ -114,9 +114,7 @@ def test_earliest_prefers_the_oldest_of_near_equal_matches() -> None:
     ])  # fmt: skip
     assert keys(newest_first, "security audit findings")[0] == "audit-july"  # shorter wins
     assert keys(newest_first, "first security audit findings")[0] == "audit-march"
-    assert keys(newest_first, "earliest security audit findings", intent=False)[0] == (
-        "audit-july"
-    )
+    assert keys(newest_first, "earliest security audit findings", intent=False)[0] == ("audit-july")
     assert keys(engine, "oldest release notes")[0] == "release-2026-03"
 
 

@@ -41,7 +41,9 @@ def test_patched_term_data_holds_what_the_changed_postings_hold(  # type: ignore
     patched = data.patched(changes, lengths)
     assert patched is not None
     fresh = term_data.TermData([(s, tf, n) for s, (tf, n) in sorted(rows.items())], None)
-    assert (patched.bits, patched.df) == (fresh.bits, fresh.df) == (term_data.bits_of(rows), len(rows))
+    assert (
+        (patched.bits, patched.df) == (fresh.bits, fresh.df) == (term_data.bits_of(rows), len(rows))
+    )
     assert sorted(patched.slots()) == sorted(rows)
     assert all(patched.tf(s) == rows[s][0] for s in rows)
     assert all(patched.tf(s) is None for s in range(330) if s not in rows)

@@ -30,7 +30,9 @@ def _exhaustive(index: BM25Index, groups, weights, limit):  # type: ignore[no-un
     return rank.top(total, limit), total
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     docs=st.lists(doc, min_size=1, max_size=120),
     removed=st.lists(st.integers(0, 200), max_size=20),

@@ -46,12 +46,8 @@ class TeamServer:
         )
 
 
-
-
 def dead_url() -> str:
     return f"http://127.0.0.1:{free_port()}/mcp"
-
-
 
 
 @contextlib.contextmanager

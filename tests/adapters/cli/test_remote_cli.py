@@ -161,7 +161,9 @@ def test_fast_argv_reads_back_any_line_of_its_options(
         if here:
             words.append([f"{name}={value}"] if eq else [name, value])
     rnd.shuffle(words)
-    expected = HookLine(action, *(v if here else None for v, here in zip(values, present, strict=True)))
+    expected = HookLine(
+        action, *(v if here else None for v, here in zip(values, present, strict=True))
+    )
     assert fast_argv([w for group in words for w in group]) == expected
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 from toon_memory.adapters.installer.command import ServerCommand
 from toon_memory.adapters.installer.places import Places
 
-CLI_SCRIPT = (
-    "import sys; sys.argv[0] = 'toon-memory'; from toon_memory.adapters.cli.main import main; main()\n"
+CLI_SCRIPT = "import sys; sys.argv[0] = 'toon-memory'; from toon_memory.adapters.cli.main import main; main()\n"
+INSTALLER_SCRIPT = (
+    "import sys; sys.argv[1:] = []; from toon_memory.adapters.cli.main import main; main()\n"
 )
-INSTALLER_SCRIPT = "import sys; sys.argv[1:] = []; from toon_memory.adapters.cli.main import main; main()\n"
 
 
 #: The folder of the installed ``toon-memory`` script: first on PATH, as for a user.

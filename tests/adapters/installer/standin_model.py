@@ -87,7 +87,10 @@ class Chat:
         if isinstance(answer, Call):
             call = {"id": f"call_{answer.number}", "type": "function",
                     "function": {"name": answer.name, "arguments": json.dumps(answer.args)}}  # fmt: skip
-            message, reason = {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+            message, reason = (
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                "tool_calls",
+            )
         head = {"id": "c1", "created": 0, "model": "stand-in"}
         if not stream:
             choice = {"index": 0, "message": message, "finish_reason": reason}
@@ -123,7 +126,11 @@ class Messages:
             start, reason = {**block, "input": {}}, "tool_use"
         else:
             block = {"type": "text", "text": answer}
-            delta, start, reason = {"type": "text_delta", "text": answer}, {**block, "text": ""}, "end_turn"
+            delta, start, reason = (
+                {"type": "text_delta", "text": answer},
+                {**block, "text": ""},
+                "end_turn",
+            )
         message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "stand-in",
                    "stop_sequence": None, "usage": usage}  # fmt: skip
         if not stream:
@@ -150,7 +157,9 @@ class Responses:
     def turn(body: dict[str, Any]) -> Turn:
         items = body.get("input") if isinstance(body.get("input"), list) else []
         offered = list(body.get("tools") or [])
-        offered += [t for i in items if i.get("type") == "tool_search_output" for t in i.get("tools") or []]
+        offered += [
+            t for i in items if i.get("type") == "tool_search_output" for t in i.get("tools") or []
+        ]
         tools: dict[str, dict[str, Any]] = {}
         namespaces: dict[str, str] = {}
         for tool in offered:
@@ -209,7 +218,13 @@ class GenAI:
     def reply(answer: Call | str, stream: bool) -> Iterator[bytes] | dict[str, Any]:
         part: dict[str, Any] = {"text": answer}
         if isinstance(answer, Call):
-            part = {"functionCall": {"name": answer.name, "args": answer.args, "id": f"call_{answer.number}"}}
+            part = {
+                "functionCall": {
+                    "name": answer.name,
+                    "args": answer.args,
+                    "id": f"call_{answer.number}",
+                }
+            }
         data = {"candidates": [{"index": 0, "finishReason": "STOP",
                                 "content": {"role": "model", "parts": [part]}}],
                 "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1,

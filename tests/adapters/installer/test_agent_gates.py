@@ -57,10 +57,22 @@ def test_claude_project_server_waits_for_approval_and_a_rejection_is_named(
     assert run_cli("init", "--agents", "claude", "--yes", cwd=proj, env=env).returncode == 0
     assert "waiting for Claude Code's folder trust" in run_cli("status", cwd=proj, env=env).stdout
     state = Path(env["HOME"]) / ".claude.json"
-    state.write_text(json.dumps({"projects": {str(proj): {"disabledMcpjsonServers": ["toon-memory"]}}}))
+    state.write_text(
+        json.dumps({"projects": {str(proj): {"disabledMcpjsonServers": ["toon-memory"]}}})
+    )
     assert "rejected it" in run_cli("status", "--no-probe", cwd=proj, env=env).stdout
-    state.write_text(json.dumps({"projects": {str(proj): {
-        "enabledMcpjsonServers": ["toon-memory"], "hasTrustDialogAccepted": True}}}))
+    state.write_text(
+        json.dumps(
+            {
+                "projects": {
+                    str(proj): {
+                        "enabledMcpjsonServers": ["toon-memory"],
+                        "hasTrustDialogAccepted": True,
+                    }
+                }
+            }
+        )
+    )
     assert "server answers" in run_cli("status", cwd=proj, env=env).stdout
 
 
@@ -71,7 +83,9 @@ def test_copilot_cli_is_its_own_agent_with_its_own_files(env: dict[str, str], pr
     entry = json.loads((proj / ".github/mcp.json").read_text())["mcpServers"]["toon-memory"]
     assert entry == {"type": "local", "command": "toon-memory", "args": ["mcp"], "tools": ["*"]}
     assert not (proj / ".vscode").exists() and not (proj / ".mcp.json").exists()
-    assert run_cli("init", "global", "--agents", "copilot", "--yes", cwd=proj, env=env).returncode == 0
+    assert (
+        run_cli("init", "global", "--agents", "copilot", "--yes", cwd=proj, env=env).returncode == 0
+    )
     user = json.loads((Path(env["HOME"]) / ".copilot/mcp-config.json").read_text())
     assert Path(user["mcpServers"]["toon-memory"]["command"]).is_absolute()
 
@@ -97,7 +111,9 @@ def test_status_flags_a_project_file_naming_a_path_that_does_not_exist(
         "command": "/home/someone-else/venv/bin/toon-memory", "args": ["mcp"]}}}))  # fmt: skip
     shown = run_cli("status", cwd=proj, env=env)
     assert shown.returncode == 1
-    assert "names /home/someone-else/venv/bin/toon-memory, which does not exist here" in shown.stdout
+    assert (
+        "names /home/someone-else/venv/bin/toon-memory, which does not exist here" in shown.stdout
+    )
 
 
 def test_a_teammates_clone_gets_the_same_portable_files(

@@ -215,7 +215,8 @@ def test_hooks_are_appended_beside_the_users_own(env: dict[str, str], proj: Path
     engine.install(find_agent("claude"), "project", places, command())
     stop = json.loads(settings.read_text())["hooks"]["Stop"]
     assert [g["hooks"][0]["command"].split()[-3:] for g in stop] == [
-        ["say", "done"], ["stop", "--agent", "claude"]
+        ["say", "done"],
+        ["stop", "--agent", "claude"],
     ]
     engine.uninstall(find_agent("claude"), "project", places)
     assert settings.read_text() == original

@@ -41,12 +41,16 @@ def test_done_means_init_all_twice_then_uninstall(
     assert "# my codex settings" in (proj / ".codex/config.toml").read_text()
     assert MARK in (proj / ".gitignore").read_text()
     assert "Windsurf has no project-scope" in first.stdout
-    assert "server command in project files (committed: no path of this machine): " \
+    assert (
+        "server command in project files (committed: no path of this machine): "
         "toon-memory mcp  (toon-memory is on PATH)" in first.stdout
+    )
     written = snapshot(proj, Path(env["HOME"]))
     in_project = {k: v for k, v in written.items() if k.startswith(str(proj))}
     assert len(in_project) >= 25
-    assert not [k for k, v in in_project.items() if str(tmp_path).encode() in v or BIN.encode() in v]
+    assert not [
+        k for k, v in in_project.items() if str(tmp_path).encode() in v or BIN.encode() in v
+    ]
     second = run_cli("init", "local", "--agents", "all", "--yes", cwd=proj, env=env)
     assert second.returncode == 0, second.stderr
     assert snapshot(proj, Path(env["HOME"])) == written

@@ -100,15 +100,21 @@ def _merge_json(path: Path, data: dict[str, Any]) -> None:
     found = json.loads(path.read_text()) if path.exists() else {}
     for key, value in data.items():
         old = found.get(key)
-        found[key] = {**old, **value} if isinstance(old, dict) and isinstance(value, dict) else value
+        found[key] = (
+            {**old, **value} if isinstance(old, dict) and isinstance(value, dict) else value
+        )
     path.write_text(json.dumps(found))
 
 
 def _grant(agent: str, proj: Path, home: Path) -> None:
     """The step ``init`` tells the user to take, done the way the agent records it."""
     if agent == "claude":
-        _merge_json(home / ".claude.json", {"projects": {str(proj): {"hasTrustDialogAccepted": True}}})
-        _merge_json(proj / ".claude/settings.local.json", {"enabledMcpjsonServers": ["toon-memory"]})
+        _merge_json(
+            home / ".claude.json", {"projects": {str(proj): {"hasTrustDialogAccepted": True}}}
+        )
+        _merge_json(
+            proj / ".claude/settings.local.json", {"enabledMcpjsonServers": ["toon-memory"]}
+        )
     elif agent == "codex":
         config = home / ".codex/config.toml"
         config.parent.mkdir(exist_ok=True)
@@ -164,8 +170,6 @@ def test_the_agent_lists_toon_memory_as_status_says(
     assert CONNECTED[agent] in listed and line, listed
 
 
-
-
 def test_gemini_lists_a_server_that_starts_slower_than_its_5_s_list_deadline(
     env: dict[str, str], proj: Path, tmp_path: Path
 ) -> None:
@@ -173,7 +177,10 @@ def test_gemini_lists_a_server_that_starts_slower_than_its_5_s_list_deadline(
     writes one); a ``toon-memory`` that takes 6 s to start still lists as connected."""
     program = _program(_pins()["gemini"])
     agent_env = _agent_env(env, program)
-    assert run_cli("init", "local", "--agents", "gemini", "--yes", cwd=proj, env=agent_env).returncode == 0
+    assert (
+        run_cli("init", "local", "--agents", "gemini", "--yes", cwd=proj, env=agent_env).returncode
+        == 0
+    )
     _grant("gemini", proj, Path(env["HOME"]))
     slow = tmp_path / "slow-bin"
     slow.mkdir()
@@ -237,7 +244,10 @@ def test_codex_hook_trust_as_codex_writes_it_is_recognised_and_uninstall_takes_i
     config.parent.mkdir()
     original = f'model = "o3"\n\n[projects."{proj}"]\ntrust_level = "trusted"\n'
     config.write_text(original)
-    assert run_cli("init", scope, "--agents", "codex", "--yes", cwd=proj, env=agent_env).returncode == 0
+    assert (
+        run_cli("init", scope, "--agents", "codex", "--yes", cwd=proj, env=agent_env).returncode
+        == 0
+    )
     hooks = _our_codex_hooks(program, proj, agent_env)
     assert len(hooks) == 3 and {h["trustStatus"] for h in hooks} == {"untrusted"}, hooks
     assert "hook trust" in run_cli("status", "--no-probe", cwd=proj, env=agent_env).stdout
@@ -259,7 +269,16 @@ Session = tuple[list[str], dict[str, str]]
 def _claude(program: str, model: StandIn, home: Path) -> Session:
     """``claude -p`` on the Anthropic Messages API; only our server's tools pre-allowed (no
     bypassPermissions: Claude Code refuses it as root). MCP tools sit behind ToolSearch."""
-    argv = [program, "-p", "--model", "stand-in", "--allowedTools", "mcp__toon-memory", "--", PROMPT]
+    argv = [
+        program,
+        "-p",
+        "--model",
+        "stand-in",
+        "--allowedTools",
+        "mcp__toon-memory",
+        "--",
+        PROMPT,
+    ]
     return argv, {"ANTHROPIC_BASE_URL": model.root, "ANTHROPIC_API_KEY": "stand-in"}
 
 
@@ -269,7 +288,9 @@ def _codex(program: str, model: StandIn, home: Path) -> Session:
     which it offers only to a model whose metadata says it supports it. ``required`` makes
     exec wait for our server: exec does not wait for an optional one, and the first turn's
     tool_search finds none of its tools (``mcp_optional_startup_grace_ms`` also helps)."""
-    provider = f'{{name="stand-in", base_url="{model.url}", wire_api="responses", env_key="STANDIN_KEY"}}'
+    provider = (
+        f'{{name="stand-in", base_url="{model.url}", wire_api="responses", env_key="STANDIN_KEY"}}'
+    )
     overrides = ["model_provider=standin", f"model_providers.standin={provider}",
                  "mcp_servers.toon-memory.required=true", "analytics.enabled=false",
                  "check_for_update_on_startup=false", "features.plugins=false"]  # fmt: skip

@@ -76,7 +76,9 @@ def test_the_agent_reaches_the_team_server_with_the_token_from_the_variable(
     listed = _listed(agent, program, proj, agent_env)
     reached = REACHED[agent]
     if agent == "codex":
-        assert re.search(rf"toon-memory\s+{re.escape(server.url)}\s+{VAR}\s+enabled", listed), listed
+        assert re.search(rf"toon-memory\s+{re.escape(server.url)}\s+{VAR}\s+enabled", listed), (
+            listed
+        )
     elif agent == "copilot-cli":
         assert "Type: http" in listed and f"URL: {server.url}" in listed, listed
         assert TOKEN not in listed

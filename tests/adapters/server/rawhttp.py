@@ -39,7 +39,12 @@ class HttpServer:
 
     def __init__(self, project: Path, home: Path, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
-        full = {**os.environ, **server_env(project, home), **(env or {}), "TOON_MEMORY_TOKEN": TOKEN}
+        full = {
+            **os.environ,
+            **server_env(project, home),
+            **(env or {}),
+            "TOON_MEMORY_TOKEN": TOKEN,
+        }
         cmd = [*SERVER_CMD, "--http", "--host", "127.0.0.1", "--port", str(self.port)]
         self.proc = subprocess.Popen(cmd, env=full, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)  # fmt: skip

@@ -80,7 +80,9 @@ def test_stdio_answers_with_a_tool_error(
 
 def test_stdio_other_requests_are_answered_too(stdio: tuple[RawServer, Path]) -> None:
     server, _ = stdio
-    read = server.call_raw(rb'{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"\udc00"}}', 8)
+    read = server.call_raw(
+        rb'{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"\udc00"}}', 8
+    )
     assert read["error"]["code"] < 0
     prompt = server.call_raw(
         rb'{"jsonrpc":"2.0","id":9,"method":"prompts/get","params":'

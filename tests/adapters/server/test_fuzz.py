@@ -73,9 +73,7 @@ def _nested_lists(levels: int) -> Any:
 
 
 # Up to 150 levels: the in-process client cannot serialize more (stdio goes deeper: DEPTHS).
-NESTED = st.recursive(SCALARS, _containers, max_leaves=10) | st.integers(60, 150).map(
-    _nested_lists
-)
+NESTED = st.recursive(SCALARS, _containers, max_leaves=10) | st.integers(60, 150).map(_nested_lists)
 NAMES = st.text(max_size=10) | WITH_SURROGATE
 
 

@@ -31,10 +31,6 @@ INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
 ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
-
-
-
-
 def _spawn(
     tmp: Path, port: int, token: str | None, host: str = "127.0.0.1"
 ) -> subprocess.Popen[str]:

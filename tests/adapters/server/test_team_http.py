@@ -35,15 +35,11 @@ ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
 Spawn = Callable[..., int]
 
 
-
-
 def _env(home: Path) -> dict[str, str]:
     env = {**os.environ, "TOON_MEMORY_HOME": str(home), "TOON_MEMORY_TODAY": TODAY}
     for name in ("TOON_MEMORY_TOKEN", "TOON_MEMORY_DATABASE_URL", "TOON_MEMORY_PROJECT"):
         env.pop(name, None)
     return env
-
-
 
 
 def _no_entry_cap(root: Path, project: str) -> None:
@@ -195,14 +191,13 @@ def test_projects_are_kept_apart(team: Team, spawn: Spawn, team_database: str) -
                              ("resource", {"uri": "toon://memory/entries"}))  # fmt: skip
         assert _keys(found) == [f"{project}-db"]
         text = dump.contents[0].text
-        assert f"{project}-db" in text and all(f"{p}-db" not in text
-                                               for p in {"acme", "web", "default"} - {project})
+        assert f"{project}-db" in text and all(
+            f"{p}-db" not in text for p in {"acme", "web", "default"} - {project}
+        )
         assert [key for key, _ in _rows(team_database, project)] == [f"{project}-db"]
 
 
-def test_a_write_through_one_server_is_recalled_through_another(
-    team: Team, spawn: Spawn
-) -> None:
+def test_a_write_through_one_server_is_recalled_through_another(team: Team, spawn: Spawn) -> None:
     first, second = spawn(), spawn()
     token = team.create_token("alice", "write").token
     (before,) = _calls(second, "acme", token, _recall("rollout"))  # second has the state

@@ -97,10 +97,14 @@ def test_what_needs_no_repair_is_left_alone(text: str) -> None:
 
 JSON_SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 SURROGATES = st.sampled_from(["\ud800", "\udbff", "\udc00", "\udfff"])
-ODD_TEXT = st.builds(lambda a, s, b: a + s + b, st.text(max_size=5), SURROGATES, st.text(max_size=5))
+ODD_TEXT = st.builds(
+    lambda a, s, b: a + s + b, st.text(max_size=5), SURROGATES, st.text(max_size=5)
+)
 VALUES = st.recursive(
     JSON_SCALARS | ODD_TEXT,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
     max_leaves=12,
 )
 NAMES = st.text(max_size=6) | ODD_TEXT

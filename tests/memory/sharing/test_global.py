@@ -131,7 +131,9 @@ def test_the_global_memory_is_the_seeds_global_toon(project: Path) -> None:
     assert not (folder / "journal.jsonl").exists() and not (folder / "data.toon").exists()
 
 
-def test_a_legacy_global_data_toon_is_read_and_kept_where_it_is(project: Path, tmp_path: Path) -> None:
+def test_a_legacy_global_data_toon_is_read_and_kept_where_it_is(
+    project: Path, tmp_path: Path
+) -> None:
     legacy = tmp_path / "home" / ".toon-memory" / "memory"
     legacy.mkdir(parents=True)
     elsewhere = tmp_path / "other"

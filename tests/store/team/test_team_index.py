@@ -14,10 +14,29 @@ from toon_memory.store.index_view import IndexView
 from toon_memory.store.team import team_index
 from toon_memory.store.team.team_store import TeamStore
 
-WORDS = (
-    "postgres index ranking token server agent session cache schema lock commit "
-    "journal merge recall budget primer hook python sqlite writer reader"
-).split()
+WORDS = [
+    "postgres",
+    "index",
+    "ranking",
+    "token",
+    "server",
+    "agent",
+    "session",
+    "cache",
+    "schema",
+    "lock",
+    "commit",
+    "journal",
+    "merge",
+    "recall",
+    "budget",
+    "primer",
+    "hook",
+    "python",
+    "sqlite",
+    "writer",
+    "reader",
+]
 
 
 def _open(project: Path, url: str) -> Memory:
