@@ -14,6 +14,7 @@ from tests.clirunner import invoke
 
 from toon_memory.errors import AccessDeniedError, DatabaseError, InputError
 from toon_memory.memory.team import Grant, Team
+from toon_memory.store.team.schema import SCHEMA_VERSION
 
 
 @pytest.fixture
@@ -24,9 +25,9 @@ def team(team_database: str, tmp_path: Path) -> Team:
 def test_init_migrates_once_and_is_idempotent(database: str) -> None:
     team = Team(database)
     first = team.init()
-    assert (first.before, first.after) == (0, 1) and first.changed
+    assert (first.before, first.after) == (0, SCHEMA_VERSION) and first.changed
     again = team.init()
-    assert (again.before, again.after) == (1, 1) and not again.changed
+    assert (again.before, again.after) == (SCHEMA_VERSION, SCHEMA_VERSION) and not again.changed
 
 
 def test_a_database_url_is_required(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -168,9 +169,9 @@ def test_the_author_is_seen_through_another_team_object(team: Team, team_databas
 def test_cli_team_init_prints_before_and_after(database: str) -> None:
     first = invoke("team", "init", "--database", database)
     assert first.returncode == 0, first.stderr
-    assert "0 -> 1" in first.stdout
+    assert f"0 -> {SCHEMA_VERSION}" in first.stdout
     again = invoke("team", "init", env={"TOON_MEMORY_DATABASE_URL": database})
-    assert again.returncode == 0 and "version 1, already current" in again.stdout
+    assert again.returncode == 0 and f"version {SCHEMA_VERSION}, already current" in again.stdout
 
 
 def test_cli_token_create_list_revoke(team: Team, team_database: str) -> None:

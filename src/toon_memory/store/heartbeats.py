@@ -1,12 +1,17 @@
-"""Heartbeat files of parallel agent sessions: ``<memory folder>/sessions/<id>.json``.
+"""Where the heartbeats of parallel agent sessions live: ``Heartbeats``, and its files.
 
-Invariant: a beat rewrites only its own session's file, atomically, under the
-folder's ``sessions/.lock`` (so two hook processes of one session never lose
-each other's files); a reader never fails on a bad file (it is skipped);
-a file is deleted only when its heartbeat is past the window AND its process
-is gone (checked again under the lock just before the deletion). Time comes
-from ``toon_memory.model.clock`` unless a caller passes ``now``. The record and
-the rules that read it are in ``toon_memory.model.heartbeat``.
+Invariant: ``Heartbeats`` is the one interface the memory reads and writes sessions
+through (``Store.sessions()`` picks the implementation: ``FileHeartbeats`` here, the
+team database's ``store.team.sessions``). Every implementation keeps the same rules: a
+beat rewrites only its own session's record (``refreshed``) without losing a concurrent
+beat, a reader never fails on a bad record (it is skipped), and sessions are listed
+newest heartbeat first. The files are ``<memory folder>/sessions/<id>.json``: a beat
+rewrites its file atomically under the folder's ``sessions/.lock`` (so two hook
+processes of one session never lose each other's files); a file is deleted only when
+its heartbeat is past the window AND its process is gone (checked again under the lock
+just before the deletion). Time comes from ``toon_memory.model.clock`` unless a caller
+passes ``now``. The record and the rules that read it are in
+``toon_memory.model.heartbeat``.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -76,6 +82,11 @@ def read_session_file(path: Path) -> Session | None:
     return session if path.stem == session.id else None
 
 
+def newest_first(sessions: Iterable[Session]) -> list[Session]:
+    """Sessions in the order every reader lists them: newest heartbeat first (then id)."""
+    return sorted(sessions, key=lambda s: (s.last_seen, s.id), reverse=True)
+
+
 def read_sessions(folder: Path) -> list[Session]:
     """Every readable session file (active or not), newest heartbeat first; bad files skipped."""
     found: list[Session] = []
@@ -87,12 +98,43 @@ def read_sessions(folder: Path) -> list[Session]:
         session = read_session_file(path)
         if session is not None:
             found.append(session)
-    return sorted(found, key=lambda s: (s.last_seen, s.id), reverse=True)
+    return newest_first(found)
 
 
 def _write(folder: Path, session: Session) -> None:
     data = json.dumps(session.to_dict(), indent=2, ensure_ascii=False) + "\n"
     write_atomic(session_path(folder, session.id), data.encode("utf-8"))
+
+
+def refreshed(
+    old: Session,
+    stamp: str,
+    *,
+    agent: str | None,
+    branch: str | None,
+    files: Iterable[str],
+    notes: Iterable[tuple[str, str]],
+    pid: int | None,
+    root: Path | None,
+) -> Session:
+    """``old`` after a beat at ``stamp`` (``beat`` says what each argument does)."""
+    return replace(
+        old,
+        agent=old.agent if agent is None else str(agent),
+        branch=old.branch if branch is None else str(branch),
+        files=add_files(old.files, files, root),
+        notes=add_notes(old.notes, notes, stamp, root),
+        pid=os.getpid() if pid is None else int(pid),
+        host=host_name(),
+        started=old.started or stamp,
+        last_seen=stamp,
+        ended=False,
+    )
+
+
+def released(old: Session, stamp: str) -> Session:
+    """``old`` ended at ``stamp``: its files released, its notes kept for merging."""
+    return replace(old, files=(), ended=True, last_seen=stamp)
 
 
 def beat(
@@ -120,17 +162,8 @@ def beat(
     stamp = format_stamp(now or clock_now())
     with _lock(folder):
         old = read_session_file(session_path(folder, sid)) or Session(id=sid, started=stamp)
-        session = replace(
-            old,
-            agent=old.agent if agent is None else str(agent),
-            branch=old.branch if branch is None else str(branch),
-            files=add_files(old.files, files, root),
-            notes=add_notes(old.notes, notes, stamp, root),
-            pid=os.getpid() if pid is None else int(pid),
-            host=host_name(),
-            started=old.started or stamp,
-            last_seen=stamp,
-            ended=False,
+        session = refreshed(
+            old, stamp, agent=agent, branch=branch, files=files, notes=notes, pid=pid, root=root
         )
         _write(folder, session)
     return session
@@ -148,7 +181,7 @@ def end_session(folder: Path, session_id: str, *, now: datetime | None = None) -
         old = read_session_file(session_path(folder, sid))
         if old is None:
             return None
-        session = replace(old, files=(), ended=True, last_seen=stamp)
+        session = released(old, stamp)
         _write(folder, session)
     return session
 
@@ -223,7 +256,83 @@ def active_sessions(
 
     Dead sessions are removed on the way (``prune=False`` only reads).
     """
-    moment = now or clock_now()
-    if prune:
-        prune_sessions(folder, window_minutes, moment)
-    return [s for s in read_sessions(folder) if is_active(s, window_minutes, moment)]
+    return FileHeartbeats(folder).active(window_minutes, now, prune=prune)
+
+
+# -- the interface ------------------------------------------------------------------------
+
+
+class Heartbeats(ABC):
+    """Where a memory's sessions live (``Store.sessions()``); the same rules everywhere."""
+
+    @abstractmethod
+    def get(self, session_id: str) -> Session | None:
+        """The session as recorded (active or not); None when missing or unreadable."""
+
+    @abstractmethod
+    def read(self) -> list[Session]:
+        """Every readable session (active or not), newest heartbeat first."""
+
+    @abstractmethod
+    def beat(
+        self, session_id: str, *, agent: str | None = None, branch: str | None = None,
+        files: Iterable[str] = (), notes: Iterable[tuple[str, str]] = (),
+        pid: int | None = None, root: Path | None = None, now: datetime | None = None,
+    ) -> Session:  # fmt: skip
+        """Create or refresh this session's heartbeat (``beat``); return what was written."""
+
+    @abstractmethod
+    def end(self, session_id: str, *, now: datetime | None = None) -> Session | None:
+        """Mark the session ended (``end_session``); None when there is no such session."""
+
+    @abstractmethod
+    def prune(
+        self, window_minutes: int = DEFAULT_WINDOW_MINUTES, now: datetime | None = None
+    ) -> list[str]:
+        """Delete the dead sessions (what "dead" means is the implementation's); their ids."""
+
+    def active(
+        self,
+        window_minutes: int = DEFAULT_WINDOW_MINUTES,
+        now: datetime | None = None,
+        *,
+        prune: bool = True,
+    ) -> list[Session]:
+        """Sessions whose heartbeat is within the window, newest first (dead ones pruned
+        first unless ``prune=False``)."""
+        moment = now or clock_now()
+        if prune:
+            self.prune(window_minutes, moment)
+        return [s for s in self.read() if is_active(s, window_minutes, moment)]
+
+
+class FileHeartbeats(Heartbeats):
+    """The heartbeat files of one memory folder (the functions above)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+
+    def get(self, session_id: str) -> Session | None:
+        return read_session_file(session_path(self.folder, session_id))
+
+    def read(self) -> list[Session]:
+        return read_sessions(self.folder)
+
+    def beat(
+        self, session_id: str, *, agent: str | None = None, branch: str | None = None,
+        files: Iterable[str] = (), notes: Iterable[tuple[str, str]] = (),
+        pid: int | None = None, root: Path | None = None, now: datetime | None = None,
+    ) -> Session:  # fmt: skip
+        return beat(
+            self.folder, session_id, agent=agent, branch=branch, files=files, notes=notes,
+            pid=pid, root=root, now=now,
+        )  # fmt: skip
+
+    def end(self, session_id: str, *, now: datetime | None = None) -> Session | None:
+        return end_session(self.folder, session_id, now=now)
+
+    def prune(
+        self, window_minutes: int = DEFAULT_WINDOW_MINUTES, now: datetime | None = None
+    ) -> list[str]:
+        """Files past the window whose process is gone (``is_dead``)."""
+        return prune_sessions(self.folder, window_minutes, now)

@@ -1,9 +1,10 @@
 """What parallel sessions observed about one file, gathered from where sessions leave it.
 
-Invariant: two sources, read only: the notes in the session heartbeat files
+Invariant: two sources, read only: the notes in the session heartbeats
 (written by ``sessions.beat(notes=...)``, e.g. by the MCP server on each
-write tool call) and the captured activity log (written by hooks when
-``capture`` is on). Nothing here writes or deletes; bad files and lines are
+write tool call; the caller passes its store's, ``Store.sessions()``, else
+the folder's heartbeat files are read) and the captured activity log
+(written by hooks when ``capture`` is on). Nothing here writes or deletes; bad files and lines are
 skipped. The result is in time order, oldest first.
 """
 

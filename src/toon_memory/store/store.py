@@ -48,6 +48,7 @@ from toon_memory.system.lock import FileLock
 from toon_memory.system.oserrors import explain, folder_writable, is_read_only, read_only
 
 if TYPE_CHECKING:
+    from toon_memory.store.heartbeats import Heartbeats
     from toon_memory.store.index_db import Analyse, IndexDb
     from toon_memory.store.index_view import IndexView
 
@@ -375,6 +376,12 @@ class Store(Compaction):
         """'' when the entries live in this folder's files, else where they live (a
         file operation such as ``restore`` is refused then, naming it)."""
         return ""
+
+    def sessions(self) -> Heartbeats:
+        """Where this memory's agent sessions live: the memory folder's heartbeat files."""
+        from toon_memory.store.heartbeats import FileHeartbeats
+
+        return FileHeartbeats(self.paths.folder)
 
     def writable(self) -> bool:
         """Can a file be created in the memory folder (or the folder be created)?"""

@@ -19,17 +19,21 @@ from toon_memory.model.heartbeat import clock_now, format_stamp
 #: A child process that writes one session's heartbeat (and ends it when asked).
 BEATER = textwrap.dedent(
     """
-    import json, sys
+    import json, os, sys
     from datetime import datetime
     from pathlib import Path
-    from toon_memory.store.heartbeats import beat, end_session
+    from toon_memory import Memory
+    from toon_memory.store.heartbeats import FileHeartbeats
 
     folder, spec = Path(sys.argv[1]), json.loads(sys.argv[2])
     seen = datetime.fromisoformat(spec["seen"]) if spec.get("seen") else None
-    beat(folder, spec["id"], agent=spec.get("agent", ""), branch=spec.get("branch", "main"),
-         files=spec.get("files", []), now=seen, pid=spec.get("pid"))
+    # The store's own place: the folder's files, or (a team run) the database's table.
+    team = os.environ.get("TOON_MEMORY_DATABASE_URL")
+    beats = Memory(folder.parents[1]).store.sessions() if team else FileHeartbeats(folder)
+    beats.beat(spec["id"], agent=spec.get("agent", ""), branch=spec.get("branch", "main"),
+               files=spec.get("files", []), now=seen, pid=spec.get("pid"))
     if spec.get("ended"):
-        end_session(folder, spec["id"], now=seen)
+        beats.end(spec["id"], now=seen)
     """
 )
 

@@ -103,7 +103,7 @@ def test_the_last_session_outlives_the_pruning_of_its_file(memory: Memory) -> No
     spawn_sessions(folder, {"id": "gone-1", "agent": "claude", "seen": ago(hours=3),
                             "ended": True})  # its process exits: the file is pruned at once  # fmt: skip
     memory.context.brief()
-    assert not (folder / "sessions" / "gone-1.json").exists()
+    assert memory.store.sessions().get("gone-1") is None
     assert memory.context.diff().basis.startswith("the last session (gone-1, claude; ended ")
     fresh = Memory(memory.root)  # another process never saw it
     assert fresh.context.diff().basis == "24h (no earlier session on record)"
@@ -171,7 +171,7 @@ def test_health_finds_every_kind_and_counts_stale_sessions_before_pruning(memory
                      "missing_evidence": 1, "stale_session": 1}  # fmt: skip
     assert report.score == 100 - (3 + 3 + 4 + 2 + 2 + 1)
     assert report.stale_sessions == 1
-    sessions = {p.stem for p in (memory.paths.folder / "sessions").glob("*.json")}
+    sessions = {s.id for s in memory.store.sessions().read()}
     assert "crashed-3" not in sessions  # pruned after it was counted
     assert memory.context.health().stale_sessions == 0
     text = render.audited(report, {}).text

@@ -87,7 +87,7 @@ def test_every_tool_through_the_in_process_client(memory: Memory, repo: Path) ->
     home = Path(os.environ["TOON_MEMORY_HOME"])
     log = _call_all(repo, home, lambda: Client(ToonMemoryServer(repo)))
     _check(log)
-    sessions = {p.stem for p in (memory.paths.folder / "sessions").glob("*.json")}
+    sessions = {s.id for s in memory.store.sessions().read()}
     ours = {s for s in sessions if s.startswith("mcp-")}  # the server's own heartbeat
     assert len(ours) <= 1
     assert sessions - ours == {"live"}  # the valid calls pruned the crashed session

@@ -25,7 +25,6 @@ from toon_memory.rules.coordination import (
     is_read_tool,
     redact,
 )
-from toon_memory.store import heartbeats as store
 from toon_memory.store.config import update_config
 
 
@@ -43,6 +42,12 @@ def memory(request: pytest.FixtureRequest, repo: Path) -> Memory:
     return memory
 
 
+def _in_team(memory: Memory) -> bool:
+    from toon_memory.store.team.sessions import TeamHeartbeats
+
+    return isinstance(memory.store.sessions(), TeamHeartbeats)
+
+
 def _dead_pid() -> int:
     proc = subprocess.Popen([sys.executable, "-c", "pass"])
     proc.wait(timeout=30)
@@ -58,8 +63,12 @@ def test_beat_records_the_branch_files_and_is_listed_as_you(memory: Memory, repo
         ("src/auth.py", "src/db.py"),
         4242,
     )
-    on_disk = json.loads((memory.paths.folder / "sessions" / "claude-1.json").read_text())
-    assert on_disk["agent"] == "claude" and on_disk["branch"] == "feature/auth"
+    if _in_team(memory):  # the database's row, not a file
+        assert not (memory.paths.folder / "sessions").exists()
+        recorded = memory.store.sessions().get("claude-1").to_dict()  # type: ignore[union-attr]
+    else:
+        recorded = json.loads((memory.paths.folder / "sessions" / "claude-1.json").read_text())
+    assert recorded["agent"] == "claude" and recorded["branch"] == "feature/auth"
     report = memory.sessions.list()
     assert [s.id for s in report.sessions] == ["claude-1"]
     assert report.you == "claude-1" and report.window_minutes == 10
@@ -88,24 +97,26 @@ def test_soft_conflicts_are_between_agent_processes(memory: Memory) -> None:
 
 
 def test_sessions_past_the_window_go_and_dead_ones_are_pruned(memory: Memory) -> None:
-    folder = memory.paths.folder
+    beats = memory.store.sessions()
     old = S.clock_now() - timedelta(minutes=30)
-    store.beat(folder, "dead", agent="x", files=["a.py"], pid=_dead_pid(), now=old)
-    store.beat(folder, "idle", agent="y", files=["a.py"], pid=1, now=old)  # pid 1 lives
+    beats.beat("dead", agent="x", files=["a.py"], pid=_dead_pid(), now=old)
+    beats.beat("idle", agent="y", files=["a.py"], pid=1, now=old)  # pid 1 lives
     memory.sessions.beat("live", agent="z", files=["a.py"], pid=1003)
     report = memory.sessions.list()
     assert [s.id for s in report.sessions] == ["live"] and report.conflicts == {}
-    assert report.pruned == ("dead",)
-    assert sorted(p.stem for p in (folder / "sessions").glob("*.json")) == ["idle", "live"]
+    # A team session's process cannot be checked (another host): past the window, it goes.
+    gone = ("dead", "idle") if _in_team(memory) else ("dead",)
+    assert report.pruned == gone
+    assert sorted(s.id for s in beats.read()) == sorted({"dead", "idle", "live"} - set(gone))
 
 
 def test_the_window_comes_from_config(memory: Memory) -> None:
-    folder = memory.paths.folder
-    store.beat(folder, "s", agent="x", pid=1, now=S.clock_now() - timedelta(minutes=20))
-    assert memory.sessions.list().sessions == ()
+    memory.store.sessions().beat("s", agent="x", pid=1, now=S.clock_now() - timedelta(minutes=20))
     update_config(memory.paths.config, {"sessionWindowMinutes": 30})
     report = memory.sessions.list()
     assert [s.id for s in report.sessions] == ["s"] and report.window_minutes == 30
+    update_config(memory.paths.config, {"sessionWindowMinutes": 10})
+    assert memory.sessions.list().sessions == ()
 
 
 def test_bad_ids_and_unknown_sessions_are_input_errors(memory: Memory) -> None:

@@ -1,7 +1,7 @@
 """Context briefs: one call that replaces the five or six an agent would make.
 
 Invariant: every brief is deterministic (no LLM) and reads only the memory,
-the project, git and the session files (pruning dead sessions, as every
+the project, git and the sessions (pruning dead sessions, as every
 reader of sessions does; recording no access; health findings are cached per
 memory state, in this process and under the user's home). Each returns a result of
 ``context.results`` that carries its ``budget_tokens``; ``render.context``
@@ -172,9 +172,8 @@ class Briefs:
     def _all_sessions(self, now: datetime | None = None) -> list[Session]:
         """Every session file (read before any pruning); notes the last finished session."""
         from toon_memory.memory.briefs.activity import last_session
-        from toon_memory.store.heartbeats import read_sessions
 
-        found = read_sessions(self.store.paths.folder)
+        found = self._sessions.heartbeats.read()
         moment, window = now or self._now(), self._window()
         if self._last is not None and any(s.id == self._last.id for s in found):
             self._last = None  # judged again from its file (a beat may have revived it)
@@ -188,18 +187,17 @@ class Briefs:
 
         moment = now or self._now()
         self._all_sessions(moment)
-        return session_view(self.store.paths.folder, self.root, self._window(), moment)
+        return session_view(self._sessions.heartbeats, self.root, self._window(), moment)
 
     def _health(self, budget: int) -> HealthReport:
         from toon_memory.memory.briefs.activity import stale_count
         from toon_memory.memory.briefs.audit import FindingsCache, all_findings
         from toon_memory.memory.briefs.results import HealthReport
         from toon_memory.rules.curation.health import health_score
-        from toon_memory.store.heartbeats import prune_sessions
 
         now, window = self._now(), self._window()
         stale = stale_count(self._all_sessions(), window, now)  # counted, then pruned
-        prune_sessions(self.store.paths.folder, window, now)
+        self._sessions.heartbeats.prune(window, now)
         if self._findings is None:
             self._findings = FindingsCache()
         entries, cached = self._findings.findings(self.store)

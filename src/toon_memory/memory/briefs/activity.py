@@ -1,7 +1,7 @@
 """The sessions as the briefs show them: the active ones, their conflicts, the last one.
 
-Invariant: reads the heartbeat files through ``store.sessions`` (a damaged
-file is skipped, never fatal). ``session_view`` removes dead sessions on the
+Invariant: reads the heartbeats through the store's ``Heartbeats`` (a damaged
+record is skipped, never fatal). ``session_view`` removes dead sessions on the
 way, as every reader of sessions does; ``last_session`` and ``stale_count``
 only read, so callers run them first, on what was there before pruning.
 """
@@ -12,17 +12,22 @@ import os
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toon_memory.memory.briefs.results import SessionView
 from toon_memory.model.heartbeat import Session, is_active, soft_conflicts, stale_sessions
 
+if TYPE_CHECKING:
+    from toon_memory.store.heartbeats import Heartbeats
 
-def session_view(folder: Path, root: Path, window_minutes: int, now: datetime) -> SessionView:
+
+def session_view(
+    heartbeats: Heartbeats, root: Path, window_minutes: int, now: datetime
+) -> SessionView:
     """Active sessions within the window (dead ones pruned first) and their soft conflicts."""
     from toon_memory.project.git import current_branch
-    from toon_memory.store.heartbeats import active_sessions
 
-    active = active_sessions(folder, window_minutes, now)
+    active = heartbeats.active(window_minutes, now)
     return SessionView(
         tuple(active), soft_conflicts(active), current_branch(root), now, window_minutes
     )

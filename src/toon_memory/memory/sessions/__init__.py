@@ -1,7 +1,9 @@
 """Sessions of agents working on one memory: heartbeats, soft conflicts, observations, activity.
 
-Invariant: each process writes only its own heartbeat file (``store.sessions``);
-reading the sessions never fails on a damaged file, and dead sessions are
+Invariant: the heartbeats are read and written only through the store's
+``Heartbeats`` (``Store.sessions()``: the memory folder's files, or a team
+database's table); each process writes only its own session's heartbeat;
+reading the sessions never fails on a damaged record, and dead sessions are
 pruned only lazily, by a reader; nothing here changes an entry except through
 ``Editor`` (promoting merged observations). Importing this package is cheap: the
 records (``reports``), the rules (``rules``) and the store are imported when a
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from toon_memory.memory.sessions.reports import CapturedReport, MergeReport, SessionsReport
     from toon_memory.model.heartbeat import Session
     from toon_memory.rules.remember import RememberResult
+    from toon_memory.store.heartbeats import Heartbeats
     from toon_memory.store.store import Store
 
 
@@ -42,11 +45,19 @@ class Sessions:
         self._editor = editor
         #: The session this process beats for (``you`` in reports); ``beat`` sets it.
         self.current = ""
+        self._heartbeats: Heartbeats | None = None
 
     # -- where and how long ----------------------------------------------------------------
     @property
     def folder(self) -> Path:
         return self.store.paths.folder
+
+    @property
+    def heartbeats(self) -> Heartbeats:
+        """Where the sessions live, as the store says (``Store.sessions()``)."""
+        if self._heartbeats is None:
+            self._heartbeats = self.store.sessions()
+        return self._heartbeats
 
     def exists(self) -> bool:
         """Whether the memory folder exists (hooks and the server never create it)."""
@@ -68,9 +79,7 @@ class Sessions:
     # -- heartbeats ------------------------------------------------------------------------
     def get(self, session_id: str) -> Session | None:
         """The session's heartbeat as recorded (active or not), None when there is none."""
-        from toon_memory.store.heartbeats import read_session_file, session_path
-
-        return read_session_file(session_path(self.folder, session_id))
+        return self.heartbeats.get(session_id)
 
     def beat(
         self, session_id: str, *, agent: str | None, files: Iterable[str] = (),
@@ -84,13 +93,12 @@ class Sessions:
         from toon_memory.model.heartbeat import check_session_id
         from toon_memory.project.git import current_branch
         from toon_memory.search.paths import normalise_path
-        from toon_memory.store.heartbeats import beat
 
         sid = check_session_id(session_id)
         if not self.exists():
             self.store.ensure_folder()
-        session = beat(
-            self.folder, sid, agent=agent, branch=current_branch(self.root),
+        session = self.heartbeats.beat(
+            sid, agent=agent, branch=current_branch(self.root),
             files=[normalise_path(f) for f in files],
             notes=[(normalise_path(f), text) for f, text in notes], pid=pid, root=self.root,
         )  # fmt: skip
@@ -100,9 +108,8 @@ class Sessions:
     def end(self, session_id: str) -> Session:
         """Mark a session ended (its files released, its notes kept for merging)."""
         from toon_memory.errors import InputError
-        from toon_memory.store.heartbeats import end_session
 
-        ended = end_session(self.folder, session_id) if self.get(session_id) else None
+        ended = self.heartbeats.end(session_id) if self.get(session_id) else None
         if ended is None:
             raise InputError("session_id", f"no session {quote(session_id)}")
         if ended.id == self.current:
@@ -139,11 +146,10 @@ class Sessions:
         from toon_memory.memory.sessions.reports import SessionsReport
         from toon_memory.model.heartbeat import clock_now, format_stamp, is_active
         from toon_memory.rules.coordination import agent_conflicts, same_agent
-        from toon_memory.store.heartbeats import prune_sessions, read_sessions
 
         window, now = self.window(), clock_now()
-        pruned = prune_sessions(self.folder, window, now) if self.exists() else []
-        active = tuple(s for s in read_sessions(self.folder) if is_active(s, window, now))
+        pruned = self.heartbeats.prune(window, now)
+        active = tuple(s for s in self.heartbeats.read() if is_active(s, window, now))
         mine = self.current if session is None else session.strip()
         you = mine if any(s.id == mine for s in active) else ""
         return SessionsReport(
@@ -173,7 +179,7 @@ class Sessions:
         )
         if not name:
             raise InputError("file", "must not be empty")
-        found = file_observations(self.folder, name)
+        found = file_observations(self.folder, name, sessions=self.heartbeats.read())
         merged = tuple(merge_observations(found))
         promoted: list[RememberResult] = []
         known: list[str] = []

@@ -17,6 +17,8 @@ Tables (every row of a project carries its name; deleting the project deletes th
   ``archive``: archived entries, in order.
 - ``tokens``: bearer tokens, stored as SHA-256 digests only, with a role and an optional
   project they are limited to.
+- ``sessions`` (version 2): the heartbeats of a project's agent sessions, one row per
+  (project, session id): the record (``Session.to_dict`` as jsonb) and its last beat.
 """
 
 from __future__ import annotations
@@ -86,8 +88,19 @@ CREATE TABLE tokens (
 CREATE UNIQUE INDEX tokens_live_name ON tokens (name) WHERE revoked IS NULL;
 """
 
+_V2 = """
+CREATE TABLE sessions (
+  project text NOT NULL REFERENCES projects(name) ON DELETE CASCADE,
+  id text NOT NULL,
+  record jsonb NOT NULL,
+  last_beat timestamptz NOT NULL,
+  PRIMARY KEY (project, id)
+);
+CREATE INDEX sessions_by_beat ON sessions (project, last_beat);
+"""
+
 #: Step n takes version n to n + 1.
-MIGRATIONS: tuple[str, ...] = (_V1,)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

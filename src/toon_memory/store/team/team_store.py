@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     import psycopg
 
     from toon_memory.store.crypto import Key
+    from toon_memory.store.heartbeats import Heartbeats
     from toon_memory.store.index_db import Analyse, IndexDb
     from toon_memory.store.index_view import IndexView
     from toon_memory.store.paths import MemoryPaths
@@ -265,6 +266,12 @@ class TeamStore(Store):
 
         db = self.index(analyse, held)
         return db, None if db is None else IndexView(db, team_index.decode(db.position()))
+
+    def sessions(self) -> Heartbeats:
+        """The project's sessions are rows of the database (``store.team.sessions``)."""
+        from toon_memory.store.team.sessions import TeamHeartbeats
+
+        return TeamHeartbeats(self.url, self.project)
 
     def identity(self) -> tuple[object, ...]:
         """The project's revision as last seen (accesses do not count)."""
