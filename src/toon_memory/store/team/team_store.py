@@ -20,8 +20,9 @@ Invariants:
   anywhere, and a server that lost its connection cannot miss one. LISTEN/NOTIFY would
   save that round trip but can lose a notice when its connection drops; every write
   still sends ``pg_notify('toon_memory', <project>)`` for whatever listens.
-- The project's side files (sessions, captured notes, settings) stay in ``paths``, a
-  local folder of the process that serves the project.
+- Sessions (heartbeats) are rows of the database too (``store.team.sessions``), so every
+  server sees every agent; the other side files (captured notes, settings, the local
+  index) stay under ``paths``, a local folder of the process that serves the project.
 """
 
 from __future__ import annotations
