@@ -399,4 +399,6 @@ class Transfer:
                 report.messages.append(category_notice(unknown))
             return batch, report
 
-        return write_batch(self.store, plan)
+        from toon_memory.search.corpus import analyse  # the index a recall reads
+
+        return write_batch(self.store, plan, analyse)
