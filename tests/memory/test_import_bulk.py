@@ -66,7 +66,9 @@ def test_a_big_import_writes_what_the_journal_would(
     assert len(data["entries"]) == ROWS - 3 + 1
 
 
-def test_a_big_import_is_recalled_at_once(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_big_import_is_recalled_at_once(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     memory = _imported(project, True, monkeypatch)
     assert "k-1234" in [hit.entry.key for hit in memory.recall("entry 1234").hits]
     fresh = run_cli("recall", "entry 1234", project=project, check=True)
@@ -117,44 +119,3 @@ def test_a_killed_import_leaves_the_memory_before_or_after(project: Path, tmp_pa
         delay += 0.4
         assert delay < 60, "the import never finished"
     assert seen == {"before", "after"}
-
-
-def _index_rows(path: Path) -> list[list[Any]]:
-    """The index's tables (seq and the body's marshal layout aside: the values compared)."""
-    import marshal
-    import sqlite3
-
-    conn = sqlite3.connect(path)
-    try:
-        docs = [[*row[:3], *row[4:15], marshal.loads(row[15]), *row[16:]]
-                for row in conn.execute("SELECT * FROM docs ORDER BY slot")]  # fmt: skip
-        rest = [list(conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2"))
-                for table in ("postings", "links")]  # fmt: skip
-        terms = list(conn.execute("SELECT tid, term, df FROM terms ORDER BY tid"))
-        return [docs, *rest, terms]
-    finally:
-        conn.close()
-
-
-def test_a_big_import_fills_the_index_a_recall_reads(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from toon_memory.search.corpus import analyse
-    from toon_memory.store.index_db import IndexDb, drop_index, index_path
-    from toon_memory.store.index_sync import synced_index
-
-    memory = _imported(project, True, monkeypatch)
-    path = index_path(memory.store.paths)
-    filled = _index_rows(path)
-    built = IndexDb.open(path, memory.store.derived_key)
-    assert built is not None and _index_rows(path)[0]  # filled by the import itself
-    builds = built.builds()
-    built.close()
-
-    db = synced_index(memory.store, analyse)  # current: nothing rebuilt or caught up
-    assert db is not None and db.builds() == builds
-    db.close()
-    drop_index(memory.store.paths)
-    fresh = Memory(project)
-    assert synced_index(fresh.store, analyse) is not None
-    assert _index_rows(path) == filled  # what a rebuild from data.toon makes

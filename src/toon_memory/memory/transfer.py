@@ -399,6 +399,4 @@ class Transfer:
                 report.messages.append(category_notice(unknown))
             return batch, report
 
-        from toon_memory.search.corpus import analyse  # the index a recall reads
-
-        return write_batch(self.store, plan, analyse)
+        return write_batch(self.store, plan)
