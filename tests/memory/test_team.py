@@ -155,6 +155,25 @@ def test_the_author_is_stamped_on_every_kind_of_write(team: Team) -> None:
     assert "author" not in memory.get("plain").meta
 
 
+def test_the_author_is_stamped_on_what_a_curation_plan_applies(team: Team) -> None:
+    memory = team.memory("acme")
+    memory.remember("pattern", "deploy-main", "deploy from the main branch with the ci job")
+    memory.remember("pattern", "deploy-copy", "deploy from the main branch with the ci job")
+    memory.remember("knowledge", "draft", "the staging database is rebuilt nightly",
+                    confidence=0.5)  # fmt: skip
+    memory.author = "erin"
+    applied = memory.curation.consolidate("identical", dry_run=False).plan
+    touched = {r.entry.key for r in applied.removals} | {r.keep.key for r in applied.removals
+                                                        if r.keep}  # fmt: skip
+    assert touched == {"deploy-main", "deploy-copy"}
+    for entry in memory.entries(include_inactive=True):
+        if entry.key in touched:
+            assert entry.meta.get("author") == "erin", entry.key
+    memory.author = "frank"
+    memory.curation.promote(dry_run=False)
+    assert memory.get("draft").meta.get("author") == "frank"
+
+
 def test_the_author_is_seen_through_another_team_object(team: Team, team_database: str,
                                                         tmp_path: Path) -> None:  # fmt: skip
     memory = team.memory("acme")

@@ -279,7 +279,7 @@ class Editor:
             entry.updated = stamp
             if entry.active:
                 entry.quality = max(entry.quality, quality_score(entry, day))
-        return [journal.put(state.persisted_row(e)) for e in changed.values()], plan
+        return [journal.put(state.persisted_row(self._stamp(e))) for e in changed.values()], plan
 
     def promote(self, plan: Callable[[list[Entry]], PromotePlan]) -> PromotePlan:
         """Plan on the locked state's entries, then raise each promoted draft's confidence."""
@@ -289,7 +289,7 @@ class Editor:
             stamp, ops = now_iso(), []
             for draft in chosen.promote:
                 entry = draft.copy(confidence=chosen.confidence, updated=stamp)
-                ops.append(journal.put(state.persisted_row(entry)))
+                ops.append(journal.put(state.persisted_row(self._stamp(entry))))
             return ops, chosen
 
         return self.store.mutate(apply)
