@@ -73,13 +73,18 @@ def read_session_file(path: Path) -> Session | None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return None
-    if not isinstance(data, dict):
+    return record_session(path.stem, data)
+
+
+def record_session(session_id: str, record: object) -> Session | None:
+    """The session a stored record holds; None when it is not a session, or another's."""
+    if not isinstance(record, dict):
         return None
     try:
-        session = session_from_dict(data)
+        session = session_from_dict(record)
     except (ValueError, InputError):
         return None
-    return session if path.stem == session.id else None
+    return session if session.id == session_id else None
 
 
 def newest_first(sessions: Iterable[Session]) -> list[Session]:

@@ -21,7 +21,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from toon_memory.errors import InputError
 from toon_memory.model.heartbeat import (
     DEFAULT_WINDOW_MINUTES,
     Session,
@@ -30,9 +29,14 @@ from toon_memory.model.heartbeat import (
     clock_now,
     format_stamp,
     parse_stamp,
-    session_from_dict,
 )
-from toon_memory.store.heartbeats import Heartbeats, newest_first, refreshed, released
+from toon_memory.store.heartbeats import (
+    Heartbeats,
+    newest_first,
+    record_session,
+    refreshed,
+    released,
+)
 from toon_memory.store.team.database import run
 from toon_memory.store.team.schema import require_current
 
@@ -48,17 +52,6 @@ _CREATE = (
     "ON CONFLICT DO NOTHING"
 )
 _SAVE = "UPDATE sessions SET record = %s, last_beat = %s WHERE project = %s AND id = %s"
-
-
-def record_session(session_id: str, record: object) -> Session | None:
-    """The session a row holds; None when its record is not a session, or another's."""
-    if not isinstance(record, dict):
-        return None
-    try:
-        session = session_from_dict(record)
-    except (ValueError, InputError):
-        return None
-    return session if session.id == session_id else None
 
 
 def _beat_time(stamp: str) -> datetime:
