@@ -128,6 +128,18 @@ class State:
         """The superseded versions of ``key`` (file order)."""
         return [self.entries[i] for i in self.history.get(key, ()) if i in self.entries]
 
+    def _list(self, entry: Entry, moved: bool) -> None:
+        """Add a superseded version to its key's history, keeping file order.
+
+        A new entry is last in the file; an entry that was there already (it keeps its
+        place) is put where the file has it, so the history reads as a fresh load's.
+        """
+        ids = self.history.setdefault(entry.key, [])
+        ids.append(entry.id)
+        if moved and len(ids) > 1:
+            wanted = set(ids)
+            ids[:] = [i for i in self.entries if i in wanted]
+
     def _unlist(self, old: Entry) -> None:
         ids = self.history.get(old.key)
         if ids and old.id in ids:
@@ -161,17 +173,20 @@ class State:
         if count:
             entry.accessed += count
         old = self.entries.get(entry.id)
+        listed = old is not None and old.status == "superseded" and old.key == entry.key
         if old is not None:
             if self.keys.get(old.key) == old.id:
                 del self.keys[old.key]
-            if old.status == "superseded":
+            if old.status == "superseded" and not listed:
                 self._unlist(old)
         self.entries[entry.id] = entry
         if entry.active:
             self.keys[entry.key] = entry.id
             self._lower_ttl_floor(entry)
-        elif entry.status == "superseded":
-            self.history.setdefault(entry.key, []).append(entry.id)
+        if entry.status == "superseded" and not listed:
+            self._list(entry, moved=old is not None)
+        elif listed and entry.status != "superseded":
+            self._unlist(entry)
         if self.derived is not None:
             self.derived.upsert(entry)
 
