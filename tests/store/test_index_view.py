@@ -85,8 +85,14 @@ def _view(memory: Memory) -> IndexView:
 
 @settings(max_examples=25)
 @given(_steps)
-@example([("remember", "k1", ["redis"], ""), ("remember", "k1", ["pool"], ""),
-          ("recall", "k1"), ("remember", "k1", ["auth"], "2026-06-01")])  # CI found an order once
+@example(
+    [
+        ("remember", "k1", ["redis"], ""),
+        ("remember", "k1", ["pool"], ""),
+        ("recall", "k1"),
+        ("remember", "k1", ["auth"], "2026-06-01"),
+    ]
+)  # CI found an order once
 def test_the_view_answers_every_lookup_as_the_state(steps: list[tuple[object, ...]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)

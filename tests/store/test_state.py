@@ -34,12 +34,27 @@ def _history(state: State) -> dict[str, list[str]]:
 
 
 @given(st.lists(_op, max_size=16))
-@example([("put", "00000000", "k1", "superseded"), ("put", "00000001", "k1", "superseded"),
-          ("put", "00000000", "k1", "superseded")])  # a version put again keeps its place
-@example([("put", "00000000", "k1", "active"), ("put", "00000001", "k1", "superseded"),
-          ("put", "00000000", "k1", "superseded")])  # an entry that becomes a version
-@example([("put", "00000000", "k2", "superseded"), ("put", "00000001", "k1", "superseded"),
-          ("put", "00000000", "k1", "superseded")])  # a version that changes key
+@example(
+    [
+        ("put", "00000000", "k1", "superseded"),
+        ("put", "00000001", "k1", "superseded"),
+        ("put", "00000000", "k1", "superseded"),
+    ]
+)  # a version put again keeps its place
+@example(
+    [
+        ("put", "00000000", "k1", "active"),
+        ("put", "00000001", "k1", "superseded"),
+        ("put", "00000000", "k1", "superseded"),
+    ]
+)  # an entry that becomes a version
+@example(
+    [
+        ("put", "00000000", "k2", "superseded"),
+        ("put", "00000001", "k1", "superseded"),
+        ("put", "00000000", "k1", "superseded"),
+    ]
+)  # a version that changes key
 def test_history_is_in_file_order_after_any_puts(steps: list[tuple[str, str, str, str]]) -> None:
     state = State()
     state.apply(_ops(steps))
