@@ -18,7 +18,7 @@ from toon_memory.model.entry import Entry, EntryMap
 from toon_memory.search import rank, signals
 from toon_memory.search.graph import LinkGraph, Neighbourhood, content_refs
 from toon_memory.search.index import BM25Index, Scoring, weighted_terms
-from toon_memory.search.tokenize import detect_language, document_terms
+from toon_memory.search.tokenize import detect_language, document_terms, terms_of_words, words
 from toon_memory.search.tokenize import script_family as family_of
 
 #: Field weights of BM25F: the key and tags say what an entry is about.
@@ -34,12 +34,13 @@ _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
 
 def entry_fields(entry: Entry) -> dict[str, list[str]]:
     """The analysed fields of one entry, as the index stores them."""
-    lang = detect_language(entry.content + " " + entry.key)
+    content, key = words(entry.content), words(entry.key)  # a space splits runs: both joined
+    lang = detect_language(entry.content + " " + entry.key, content + key)
     return {
         "id": [entry.id.lower()] if entry.id else [],
         "category": [entry.category.lower()] if entry.category else [],
-        "key": document_terms(entry.key, lang),
-        "content": document_terms(entry.content, lang),
+        "key": terms_of_words(key, lang),
+        "content": terms_of_words(content, lang),
         "file": document_terms(entry.file, "en"),
         "tags": document_terms(" ".join(entry.tags), lang),
     }

@@ -106,10 +106,18 @@ def words(text: str) -> list[str]:
     return out
 
 
-def detect_language(text: str) -> str:
-    """A cheap guess of the text's language among en/es/pt/fr/de (``"en"`` when unsure)."""
-    sample = text[:2000]
-    return guess_language(map(fold, words(sample)), sample.casefold())
+#: How much of a text the language guess reads.
+LANGUAGE_SAMPLE = 2000
+
+
+def detect_language(text: str, known: list[str] | None = None) -> str:
+    """A cheap guess of the text's language among en/es/pt/fr/de (``"en"`` when unsure).
+
+    ``known``: ``words(text)`` when the caller has them already (only used when the
+    whole text is the sample, so the guess is the same either way)."""
+    sample = text[:LANGUAGE_SAMPLE]
+    found = known if known is not None and len(text) <= LANGUAGE_SAMPLE else words(sample)
+    return guess_language(map(fold, found), sample.casefold())
 
 
 def _cjk_bigrams(run: str) -> list[str]:
@@ -161,8 +169,13 @@ def _word_groups(word: str, lang: str) -> tuple[tuple[str, ...], ...]:
 def document_terms(text: str, lang: str | None = None) -> list[str]:
     """Index terms of ``text``: every alternative stem of every kept word, and in German
     text the stems of a compound's parts too (``search.compounds``)."""
-    language = lang or detect_language(text)
-    return [term for word in words(text) for group in _groups_with_parts(word, language)
+    found = words(text)
+    return terms_of_words(found, lang or detect_language(text, found))
+
+
+def terms_of_words(found: list[str], lang: str) -> list[str]:
+    """``document_terms`` of a text whose ``words`` are ``found`` and language ``lang``."""
+    return [term for word in found for group in _groups_with_parts(word, lang)
             for term in group]  # fmt: skip
 
 
@@ -209,6 +222,8 @@ _SCRIPTS: tuple[str, ...] = ("cjk", "cyrillic", "greek", "arabic", "hebrew", "de
 def script_family(text: str) -> str:
     """The dominant writing system of ``text``: latin, cjk, cyrillic, …; ``""`` if none."""
     sample = text[:1000]
+    if sample.isascii():  # no letter of another script: Latin when there is a letter at all
+        return "latin" if _re("latin").search(sample) else ""
     best, best_count = "", 0
     latin = len(_re("latin").findall(sample))
     if latin:

@@ -7,8 +7,10 @@ table with every column of ``model.FIELDS``, then ``summaries``; written by
 by a property test), and ``decode_document(encode_document(x)) == x`` for any
 entries. A file whose
 ``version`` is newer than ``FORMAT_VERSION`` is refused (``NewerFormatError``),
-never guessed at. ``toon_format``
-is imported lazily: the read path served from the cache never pays for it.
+never guessed at. A file in exactly our shape is read by ``store.toon_rows``
+(the strict decoder's answer, faster); any other text by the official strict
+decoder. ``toon_format`` is imported lazily: the read path served from the cache
+never pays for it.
 No file I/O here.
 """
 
@@ -50,14 +52,18 @@ def decode_document(text: str, path: Path) -> Document:
     """
     if not text.strip():
         return Document()
-    import toon_format
+    from toon_memory.store.toon_rows import decode_ours
 
-    try:
-        data = toon_format.loads(text, strict=True)
-    except toon_format.ToonDecodeError as exc:
-        return _decode_foreign(text, path, exc.line, exc.msg)
-    except RecursionError:
-        raise CorruptFileError(path, None, "nested too deeply") from None
+    data = decode_ours(text)
+    if data is None:  # not our exact shape: the official strict decoder decides
+        import toon_format
+
+        try:
+            data = toon_format.loads(text, strict=True)
+        except toon_format.ToonDecodeError as exc:
+            return _decode_foreign(text, path, exc.line, exc.msg)
+        except RecursionError:
+            raise CorruptFileError(path, None, "nested too deeply") from None
     check_version(data, path)
     if _is_our_layout(data):
         return _document_from_data(data, path)

@@ -28,6 +28,7 @@ import contextlib
 import marshal
 import sqlite3
 import threading
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Protocol
@@ -64,20 +65,27 @@ class Analysed:
 
     def __init__(self, entries: Iterable[Entry], analyse: Analyse) -> None:
         self._docs: list[Document] = []
-        self._postings: dict[str, list[tuple[int, float]]] = {}
+        #: term -> its slots and frequencies, as two flat arrays (a tenth of tuples' RAM).
+        self._postings: dict[str, tuple[array[int], array[float]]] = {}
         self._total = 0.0
         for slot, entry in enumerate(entries):
             terms, length, links, family = analyse(entry)
             self._docs.append((slot, entry.id, slot + 1, length, list(terms), links, family))
             self._total += length
             for term, tf in terms.items():
-                self._postings.setdefault(term, []).append((slot, tf))
+                found = self._postings.get(term)
+                if found is None:
+                    found = self._postings[term] = (array("l"), array("d"))
+                found[0].append(slot)
+                found[1].append(tf)
 
     def documents(self) -> Iterable[Document]:
         return self._docs
 
     def postings(self) -> Iterable[tuple[str, Iterable[tuple[int, float]]]]:
-        return self._postings.items()
+        return (
+            (term, zip(slots, tfs, strict=True)) for term, (slots, tfs) in self._postings.items()
+        )
 
     def total_length(self) -> float:
         return self._total
@@ -239,10 +247,10 @@ class IndexDb(IndexReads):
         self.conn.executemany(_INSERT_DOC, docs)
         self.conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?)", links)
         ver = self._next_ver()
-        for tid, (term, plist) in enumerate(bulk.postings(), start=1):
-            rows = [(tid, slot, tf, lengths[slot]) for slot, tf in plist]
-            self.conn.execute("INSERT INTO terms VALUES (?, ?, ?, ?)", (tid, term, len(rows), ver))
-            self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", rows)
+        counted: list[tuple[int, str, int, int]] = []
+        self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)",
+                              _posting_rows(bulk, lengths, counted, ver))  # fmt: skip
+        self.conn.executemany("INSERT INTO terms VALUES (?, ?, ?, ?)", counted)
         self._total = bulk.total_length()
         self._set_meta("seq", str(seq))
         self._set_meta("builds", str(self.builds() + 1))
@@ -357,6 +365,19 @@ class IndexDb(IndexReads):
         self.conn.executemany(
             "UPDATE docs SET degree = degree + ? WHERE slot = ?", [(delta, s) for s in slots]
         )
+
+
+def _posting_rows(
+    bulk: Bulk, lengths: Mapping[int, float], terms: list[tuple[int, str, int, int]], ver: int
+) -> Iterator[tuple[int, int, float, float]]:
+    """Every posting row of ``bulk`` in (term, slot) order, one ``executemany`` for all;
+    each term's row goes to ``terms`` once its postings are counted."""
+    for tid, (term, plist) in enumerate(bulk.postings(), start=1):
+        df = 0
+        for slot, tf in plist:
+            df += 1
+            yield tid, slot, tf, lengths[slot]
+        terms.append((tid, term, df, ver))
 
 
 _DEGREES = """

@@ -42,7 +42,7 @@ class Store(Protocol):
     def encrypted(self) -> bool: ...
     def loaded(self) -> State | None: ...
     def release(self) -> None: ...
-    def state(self) -> State: ...
+    def bare_state(self) -> State: ...
     def position(self) -> Position | None: ...
 
 
@@ -141,8 +141,9 @@ def _catch_up(
 
 
 def _rebuild(db: IndexDb, store: Store, analyse: Analyse) -> None:
-    """Load the store's state: already analysed by its engine when it has one."""
-    state = store.state()
+    """Load the store's state (without building its engine): analysed already by its
+    engine when this process or the cache has one, else analysed here."""
+    state = store.bare_state()
     position = store.position()
     export = getattr(state.derived, "export", None)
     bulk: Bulk = export() if export is not None else Analysed(state.entries.values(), analyse)

@@ -80,6 +80,8 @@ class Store(Compaction):
         self._notices: list[str] = []
         self._told: set[str] = set()
         self._key: Key | None = None
+        #: False while ``bare_state`` reads: a state without its engine is not cached.
+        self._caching = True
 
     # -- reading ---------------------------------------------------------
     def loaded(self) -> State | None:
@@ -118,6 +120,8 @@ class Store(Compaction):
         """The current state, brought up to date with the files (cheap when unchanged)."""
         self.key()
         if self._state is not None and self._pos is not None and self._catch_up(self._pos):
+            if self._state.derived is None and self._make_derived is not None:
+                self._state.derived = self._make_derived(self._state.entries)  # was bare
             return self._state
         cached = load_cache(self.paths.cache, self._cache_version, self._key)
         if cached is not None:
@@ -132,6 +136,18 @@ class Store(Compaction):
         self._load_full()
         assert self._state is not None
         return self._state
+
+    def bare_state(self) -> State:
+        """The state for filling a derived index: the loaded one, else read from the cache
+        or the files without building the search engine or writing the cache (a process
+        that asks for the full state later builds its engine then)."""
+        if self._state is not None:
+            return self.state()
+        make, self._make_derived, self._caching = self._make_derived, None, False
+        try:
+            return self.state()
+        finally:
+            self._make_derived, self._caching = make, True
 
     def _catch_up(self, pos: Position) -> bool:
         """Replay the logs' new tails onto the state; False if the files moved under it."""
@@ -275,7 +291,7 @@ class Store(Compaction):
         return self._read_document(path)
 
     def save_cache(self) -> None:
-        if self._state is not None and self._pos is not None:
+        if self._state is not None and self._pos is not None and self._caching:
             notices, self._state.notices = self._state.notices, []
             save_cache(self.paths.cache, self._cache_version, self._pos, self._state, self._key)
             self._state.notices = notices
