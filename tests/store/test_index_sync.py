@@ -161,3 +161,27 @@ def test_an_index_behind_the_compaction_is_rebuilt(project: Path) -> None:
     _keys, fresh = _cold(project)
     assert _builds(fresh) == builds + 1
     assert Memory(project).get("late-one").content == "a write the index has not seen"
+
+
+def test_a_rebuild_reads_the_files_without_building_the_engine_or_the_cache(
+    project: Path,
+) -> None:
+    """A memory whose derived files are gone (a fresh clone, a big import): the first cold
+    recall fills the index from the files alone; the full state, asked for later in the
+    same process or another one, still comes with its engine."""
+    _filled(project, 40)
+    memory = Memory(project)
+    memory.paths.cache.unlink()
+    expected = _warm(project)
+    memory.paths.cache.unlink()
+    keys, memory = _cold(project)
+    assert keys == expected and index_path(memory.paths).exists()
+    assert not memory.paths.cache.exists()  # the index only: no pickle of every entry
+    assert memory.store.loaded() is None
+    state = memory.store.state()  # the same process now wants every entry
+    assert state.derived is not None and len(state.derived) == 40
+    assert memory.stats().total == 40
+    memory.paths.cache.unlink()  # (a cache holds the engine: it would be taken as it is)
+    bare = Memory(project).store
+    assert bare.bare_state().derived is None  # a state for an index: no engine built
+    assert bare.state().derived is not None  # asked for whole: the engine comes back
