@@ -15,7 +15,8 @@ project, the activity line made (and redacted) here; the server beats,
 records or ends that session as a local hook would. Session-start prints
 ``TEAM_HEADER`` and the server's start context (sessions, then primer) in the
 agent's reply shape; a server that refuses ``memory_hook`` (a read token, an
-older server) still gives its primer.
+older server) still gives its primer. ``probe_remote`` is ``status`` asking a
+remote entry's server for its tools, with the token of the entry's variable.
 """
 
 from __future__ import annotations
@@ -114,6 +115,27 @@ def hook_arguments(hook: HookCall, root: Path) -> dict[str, Any]:
 def _refused_tool(problem: str) -> bool:
     """A ``memory_hook`` call the server answered with a refusal (an unknown tool, a role)."""
     return f"answered {HOOK_TOOL}" in problem or f"Unknown tool: {HOOK_TOOL}" in problem
+
+
+def probe_remote(url: str, token_env: str) -> tuple[str, int, str]:
+    """``status``'s probe of a remote entry: ``("answers", tools, "")``, or ``("fails", 0,
+    why)``: no variable named, the variable unset (named, never its value), a refused token
+    (401), a server that cannot be reached (the URL)."""
+    from toon_memory.adapters.installer.remote import remote_server
+    from toon_memory.errors import ToonMemoryError
+
+    if not token_env:
+        return "fails", 0, "its Authorization header names no environment variable"
+    token = os.environ.get(token_env, "").strip()
+    if not token:
+        return "fails", 0, f"{token_env} is not set here (the agent reads the token from it)"
+    try:
+        from toon_memory.adapters.server.client import count_tools
+
+        remote = remote_server(url, token_env)
+        return "answers", count_tools(remote.url, token, remote.token_env), ""
+    except ToonMemoryError as exc:
+        return "fails", 0, " ".join(str(exc).split()).replace(token, "***")
 
 
 def server_options(func: F) -> F:

@@ -3,7 +3,8 @@
 Invariant: imported only by a command given ``--server`` (the local path never
 loads ``mcp.client`` or ``httpx2``); ``call_tools`` makes its calls in order in
 one session and answers each call's text, structured data and error flag, the
-tool errors included (the caller passes them through). A server that cannot be
+tool errors included (the caller passes them through); ``count_tools`` lists the
+tools (``status``). A server that cannot be
 reached, refuses the token (401/403), has no MCP endpoint at the URL (404) or
 breaks off is one ``RemoteError`` naming the URL (and, for a refused token, the
 variable it came from); no message ever holds the token.
@@ -34,6 +35,20 @@ class ToolAnswer:
 def call_tools(url: str, token: str, token_env: str,
                calls: Sequence[tuple[str, dict[str, Any]]]) -> list[ToolAnswer]:  # fmt: skip
     """Each ``(tool, arguments)`` of ``calls`` on the server at ``url``, in one session."""
+    answers = _run(url, token, token_env, calls)
+    assert isinstance(answers, list)
+    return answers
+
+
+def count_tools(url: str, token: str, token_env: str) -> int:
+    """How many tools the server at ``url`` lists (``status`` probing a remote entry)."""
+    count = _run(url, token, token_env, None)
+    assert isinstance(count, int)
+    return count
+
+
+def _run(url: str, token: str, token_env: str,
+         calls: Sequence[tuple[str, dict[str, Any]]] | None) -> list[ToolAnswer] | int:  # fmt: skip
     import anyio
 
     statuses: list[int] = []
@@ -45,8 +60,9 @@ def call_tools(url: str, token: str, token_env: str,
         raise _explained(url, token_env, statuses, _leaf(exc), token) from None
 
 
-async def _session(url: str, token: str, calls: Sequence[tuple[str, dict[str, Any]]],
-                   statuses: list[int]) -> list[ToolAnswer]:  # fmt: skip
+async def _session(url: str, token: str, calls: Sequence[tuple[str, dict[str, Any]]] | None,
+                   statuses: list[int]) -> list[ToolAnswer] | int:  # fmt: skip
+    """Each call's answer; with ``calls`` None, the number of tools the server lists."""
     import httpx2
     from mcp.client import Client
     from mcp.client.streamable_http import streamable_http_client
@@ -59,6 +75,8 @@ async def _session(url: str, token: str, calls: Sequence[tuple[str, dict[str, An
     http = httpx2.AsyncClient(headers=headers, timeout=timeout,
                               event_hooks={"response": [record]})  # fmt: skip
     async with http, Client(streamable_http_client(url, http_client=http)) as client:
+        if calls is None:
+            return len((await client.list_tools()).tools)
         answers = []
         for name, arguments in calls:
             result = await client.call_tool(name, arguments)
