@@ -394,6 +394,18 @@ class Memory:
 
         return run_hook(self, call)
 
+    def hook_event(
+        self, action: str, session_id: str, agent: str = "", event: str = "", tool: str = "",
+        files: str | Sequence[str] = (), summary: str = "",
+    ) -> HookStart | None:  # fmt: skip
+        """A hook event a client sent a server (``memory_hook``): ``hook`` of its checked
+        ``memory.hooks.sent_call``."""
+        from toon_memory.memory.hooks import sent_call
+
+        call = sent_call(action, session_id, self.config.limits, agent=agent, event=event,
+                         tool=tool, files=files, summary=summary)  # fmt: skip
+        return self.hook(call)
+
     def expired(self) -> list[Entry]:
         return [e for e in self.entries() if is_expired(e.ttl)]
 

@@ -8,14 +8,18 @@ session; post-tool records the files touched (and the activity log when
 capture is on); session-start beats and, once per session and on every
 real start event (``START_EVENTS``), returns what the agent is told: the
 sessions report, the primer and the hook's token budget (rendered by
-``render.sessions.hook_started``). ``after_write`` is the MCP server's
+``render.sessions.hook_started``). ``sent_call`` is a hook a client sent a
+server (``memory_hook``), checked again there: its session id is the
+client's (``hook_session_id``), its summary redacted and cut, and it has no
+pid (the client's process is not the server's to check: the session lives
+by its beats, and is its own owner in conflicts). ``after_write`` is the MCP server's
 heartbeat after a write call: the same no-folder rule, the call's file
 touched and its text noted on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -26,7 +30,7 @@ if TYPE_CHECKING:
     from toon_memory.memory.recaller import Primer
     from toon_memory.memory.sessions import Sessions
     from toon_memory.memory.sessions.reports import SessionsReport
-    from toon_memory.model.settings import Config
+    from toon_memory.model.settings import Config, Limits
 
 
 class Memory(Protocol):
@@ -50,7 +54,8 @@ START_EVENTS = frozenset({"sessionstart", "session_start", "agentspawn", "taskst
 
 @dataclass(frozen=True, slots=True)
 class HookCall:
-    """One hook event as the agent sent it (``event``: its own name for the event)."""
+    """One hook event as the agent sent it (``event``: its own name for the event;
+    ``summary``: the activity line a client already made, else made from ``payload``)."""
 
     action: str
     agent: str
@@ -60,6 +65,7 @@ class HookCall:
     tool: str = ""
     files: tuple[str, ...] = ()
     payload: Mapping[str, Any] = field(default_factory=dict)
+    summary: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +92,7 @@ def run_hook(memory: Memory, call: HookCall) -> HookStart | None:
     if call.action == "post-tool":
         from toon_memory.rules.coordination import activity_summary
 
-        summary = activity_summary(call.tool, call.files, call.payload)
+        summary = call.summary or activity_summary(call.tool, call.files, call.payload)
         sessions.tool_used(sid, agent=call.agent or None, files=call.files, tool=call.tool,
                            summary=summary, pid=call.pid)  # fmt: skip
         return None
@@ -102,6 +108,36 @@ def _start(memory: Memory, sid: str, call: HookCall) -> HookStart | None:
     if not starting and before is not None and not before.ended:
         return None
     return HookStart(sessions.list(), memory.primer(), memory.config.hook_budget_tokens)
+
+
+#: The most files one sent hook event may name.
+MAX_SENT_FILES = 100
+
+
+def sent_call(
+    action: str, session_id: str, limits: Limits, *, agent: str = "", event: str = "",
+    tool: str = "", files: str | Sequence[str] = (), summary: str = "",
+) -> HookCall:  # fmt: skip
+    """The checked ``HookCall`` of a hook event a client sent (``memory_hook``), each text
+    within ``limits`` first: an ``InputError`` names the bad field."""
+    from toon_memory.model.checks import check_choice
+    from toon_memory.model.entry import HOOK_ACTIONS
+    from toon_memory.model.heartbeat import check_session_id
+    from toon_memory.rules.coordination import MAX_SUMMARY_CHARS, redact
+    from toon_memory.rules.remember import check_text
+
+    names = {name: check_text(value, name, limits, "key_chars")
+             for name, value in (("agent", agent), ("event", event), ("tool", tool))}  # fmt: skip
+    line = check_text(summary, "summary", limits, "query_bytes")
+    given = files.split(";") if isinstance(files, str) else list(files)
+    if len(given) > MAX_SENT_FILES:
+        raise InputError("files", f"at most {MAX_SENT_FILES} paths; got {len(given)}")
+    paths = tuple(check_text(p, "files", limits, "file_chars").strip() for p in given)
+    name = check_choice(action, "action", HOOK_ACTIONS)
+    sid = check_session_id(session_id)
+    return HookCall(name, names["agent"].strip().lower(), 0, sid, names["event"].strip(),
+                    names["tool"].strip(), tuple(p for p in paths if p),
+                    summary=" ".join(redact(line).split())[:MAX_SUMMARY_CHARS])  # fmt: skip
 
 
 #: Published parameters of a write call whose value is an observation about its ``file``.

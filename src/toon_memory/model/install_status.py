@@ -17,7 +17,8 @@ class FileStatus:
     """One file of one agent's install: ``state`` is installed or error (``problem`` says why);
     for an MCP entry, the paths it names that are missing, the step the agent still waits for,
     or the answer of its server (``server`` is answers or fails, ``problem`` why it failed;
-    empty when not started); ``remote`` the team server's URL a remote entry points at."""
+    empty when not started); ``remote`` the team server's URL a remote entry points at (its
+    ``server``: whether that server answers, with the token of the entry's variable)."""
 
     scope: str
     path: str

@@ -1,8 +1,8 @@
 """The text and data of ``toon-memory status``: what is installed where, and whether it works.
 
 Invariant: pure (no I/O). One line per agent, then one per file
-(``scope path  what: state`` and what is wrong, still awaited, or the team server
-a remote entry points at); the data is
+(``scope path  what: state`` and what is wrong, still awaited, the team server
+a remote entry points at, and whether the server answers); the data is
 ``InstallStatus.to_dict()``.
 """
 
@@ -34,7 +34,7 @@ def file_line(file: FileStatus) -> str:
     if file.remote:
         line += f"; points at the team server {file.remote}"
     if file.waiting_for:
-        return f"{line}; written, waiting for {file.waiting_for}"
+        line += f"; written, waiting for {file.waiting_for}"
     if file.server == "answers":
         return f"{line}; server answers ({file.tools} tools)"
     if file.server == "fails":

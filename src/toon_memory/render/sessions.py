@@ -172,6 +172,20 @@ def hook_started(started: HookStart, call: Call) -> Rendered:
     return Rendered(text, {"context": text})
 
 
+#: What ``memory_hook`` did when it has nothing to tell the agent, by action.
+HOOK_DONE = {"session-start": "beaten", "post-tool": "recorded", "stop": "ended (if known)"}
+
+
+def hook_done(started: HookStart | None, call: Call) -> Rendered:
+    """``memory_hook``: session-start's context (``hook_started``); else one line saying what
+    was done, and an empty ``context`` (nothing to tell the agent)."""
+    if started is not None:
+        return hook_started(started, call)
+    action = str(call.get("action", ""))
+    text = f"Session {call.get('session_id', '')}: {action} {HOOK_DONE.get(action, 'done')}."
+    return Rendered(text, {"context": ""})
+
+
 def hook_context(report: SessionsReport, primer_text: str, budget_tokens: int) -> str:
     """What session-start injects: sessions and conflicts first, then the primer, in budget.
 

@@ -71,12 +71,64 @@ def test_remember_then_recall_then_session_start_on_the_team_server(
                stdin=payload, TOON_MEMORY_TOKEN=TOKEN)  # fmt: skip
     assert hook.returncode == 0 and hook.stderr == "", hook.stderr
     context = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert server.url in context and "team-db" in context
-    for action in ("post-tool", "stop"):  # nothing to tell, nothing written anywhere
-        quiet = cli(caller, "hook", action, "--agent", "claude", "--server", server.url,
-                    stdin=payload, TOON_MEMORY_TOKEN=TOKEN)  # fmt: skip
-        assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    assert context.startswith(f"Team memory ({server.url}):") and "team-db" in context
+    assert "s1" in context  # the sessions report: the hook's own session, now on the server
     assert not (caller / ".toon-memory").exists()
+
+
+def _edit(session: str, root: Path, file: str) -> str:
+    """A Claude PostToolUse payload: ``Edit`` of ``root/file``, with a secret in its input."""
+    return json.dumps({"session_id": session, "hook_event_name": "PostToolUse", "cwd": str(root),
+                       "tool_name": "Edit", "tool_input": {"file_path": str(root / file),
+                       "description": "set password=hunter2-very-secret"}})  # fmt: skip
+
+
+def _sessions(caller: Path, server: TeamServer) -> str:
+    shown = cli(caller, "sessions", "--server", server.url, TOON_MEMORY_TOKEN=TOKEN)
+    assert shown.returncode == 0, shown.stderr
+    return shown.stdout
+
+
+def test_post_tool_and_stop_act_on_the_server_sessions_two_machines_see_each_other(
+    server: TeamServer, tmp_path: Path
+) -> None:
+    """Two callers (two machines' checkouts): their post-tool hooks record the same file on
+    the server, which reports the soft conflict to both; stop ends a session there."""
+    machines, told = [tmp_path / "alice", tmp_path / "bob"], []
+    for n, root in enumerate(machines):
+        (root / ".git").mkdir(parents=True)
+        start = json.dumps({"session_id": f"s-{n}", "hook_event_name": "SessionStart",
+                            "cwd": str(root)})  # fmt: skip
+        for action, payload in (("session-start", start),
+                                ("post-tool", _edit(f"s-{n}", root, "src/app.py"))):  # fmt: skip
+            done = cli(root, "hook", action, "--agent", "claude", "--server", server.url,
+                       stdin=payload, TOON_MEMORY_TOKEN=TOKEN)  # fmt: skip
+            assert done.returncode == 0 and done.stderr == "", done.stderr
+            assert (done.stdout == "") == (action == "post-tool")
+            if action == "session-start":
+                told.append(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+    assert "s-1" not in told[0] and "s-0" in told[1]  # bob's start saw alice's session
+    listed = _sessions(machines[1], server)
+    assert "s-0" in listed and "s-1" in listed and "src/app.py" in listed, listed
+    assert "Soft conflicts (1)" in listed and str(machines[0]) not in listed
+    assert "hunter2" not in listed and not any((r / ".toon-memory").exists() for r in machines)
+    stop = cli(machines[0], "hook", "stop", "--agent", "claude", "--server", server.url,
+               stdin=json.dumps({"session_id": "s-0"}), TOON_MEMORY_TOKEN=TOKEN)  # fmt: skip
+    assert (stop.returncode, stop.stdout, stop.stderr) == (0, "", "")
+    after = _sessions(machines[1], server)
+    assert "No soft conflicts." in after and "s-1" in after, after
+
+
+def test_a_session_start_of_a_live_session_tells_nothing_twice(
+    server: TeamServer, caller: Path
+) -> None:
+    """Only a start event (or a session's first beat) gets the context, as locally."""
+    first = json.dumps({"session_id": "s9", "hook_event_name": "BeforeAgent"})
+    hook = ["hook", "session-start", "--agent", "gemini", "--server", server.url]
+    told = cli(caller, *hook, stdin=first, TOON_MEMORY_TOKEN=TOKEN)
+    assert told.returncode == 0 and server.url in told.stdout, told.stderr
+    again = cli(caller, *hook, stdin=first, TOON_MEMORY_TOKEN=TOKEN)
+    assert (again.returncode, again.stdout, again.stderr) == (0, "", "")
 
 
 def test_the_click_hook_path_and_the_primer_command_reach_the_server(
@@ -120,6 +172,10 @@ def test_a_dead_port_and_a_wrong_path_name_the_url(server: TeamServer, caller: P
     hook = cli(caller, "hook", "session-start", "--server", url, stdin="{}",
                TOON_MEMORY_TOKEN=TOKEN)  # fmt: skip
     assert hook.returncode == 0 and url in hook.stderr
+    edit = cli(caller, "hook", "post-tool", "--server", url, stdin=_edit("s1", caller, "a.py"),
+               TOON_MEMORY_TOKEN=TOKEN)  # fmt: skip
+    assert (edit.returncode, edit.stdout) == (0, "") and len(edit.stderr.splitlines()) == 1
+    assert url in edit.stderr and "post-tool" in edit.stderr
 
 
 def test_tool_errors_and_bad_options_are_passed_through(server: TeamServer, caller: Path) -> None:

@@ -192,3 +192,14 @@ def test_remote_server_checks_and_hook_args() -> None:
     for name in ("", "1A", "A B", "A$"):
         with pytest.raises(InputError, match="token_env"):
             remote_server(URL, name or " ")
+
+
+def test_status_reads_the_variable_back_out_of_every_remote_entry() -> None:
+    """``status`` probes with the token of the variable an entry names, in any agent's syntax."""
+    from toon_memory.adapters.installer.shapes import token_env_of
+
+    for agent, (_, _, _, entry) in EXPECTED.items():
+        assert token_env_of(entry) == VAR, agent
+    for entry in ({"url": URL, "headers": _bearer("literal-token")}, {"url": URL}, "x",
+                  {"url": URL, "headers": _bearer(f"${VAR} extra")}):  # fmt: skip
+        assert token_env_of(entry) is None, entry

@@ -36,6 +36,10 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
     ("memory_captured", {"action": "purge"}, "action"),
     ("memory_captured", {"action": "clear", "limit": 0}, "limit"),
     ("memory_captured", {"limit": "ten"}, "limit"),
+    ("memory_hook", {"action": "begin", "session_id": "h-1"}, "action"),
+    ("memory_hook", {"action": "stop"}, "session_id"),
+    ("memory_hook", {"action": "post-tool", "session_id": "a b"}, "session_id"),
+    ("memory_hook", {"action": "post-tool", "session_id": "h-1", "files": ["f"] * 101}, "files"),
 ]
 
 
@@ -105,6 +109,42 @@ def test_every_sessions_tool_in_process(seeded: Path, monkeypatch: pytest.Monkey
     )
     assert text_of(log["cleared"]) == "🧹 Cleared 1 captured event."
     assert text_of(log["empty"]).startswith("No captured activity. Capture is on")
+
+
+def test_memory_hook_beats_records_and_ends_the_session_it_names(
+    seeded: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a hook sends a server: session-start's context once, post-tool's files touched
+    (a reading tool's not), the summary redacted, stop ending it."""
+    monkeypatch.setenv("TOON_MEMORY_SESSION", "server-own")
+    folder = seeded / ".toon-memory/memory/sessions"
+    start = {"action": "session-start", "session_id": "h-1", "agent": "Claude",
+             "event": "SessionStart"}  # fmt: skip
+    edit = {"action": "post-tool", "session_id": "h-1", "tool": "Edit", "files": "src/a.py;b.py",
+            "summary": "Edit src/a.py: token=abcdef123456"}  # fmt: skip
+    read = {"action": "post-tool", "session_id": "h-1", "tool": "Read", "files": ["c.py"]}
+
+    async def play() -> list[str]:
+        async with Client(ToonMemoryServer(seeded)) as client:
+            calls = [start, {**start, "event": "PreToolUse"}, edit, read]
+            texts = [text_of(await client.call_tool("memory_hook", args)) for args in calls]
+            texts.append(text_of(await client.call_tool("memory_sessions", {})))
+            texts.append(text_of(await client.call_tool("memory_hook", {**read, "action": "stop"})))
+            return texts
+
+    told, again, recorded, _, listed, stopped = anyio.run(play)
+    assert "this session claude (h-1)" in told and "codex (other-agent)" in told, told
+    assert again == "Session h-1: session-start beaten."
+    assert (recorded, stopped) == (
+        "Session h-1: post-tool recorded.",
+        "Session h-1: stop ended (if known).",
+    )
+    assert "id: h-1" in listed and "src/a.py" in listed and "c.py" not in listed
+    hook = json.loads((folder / "h-1.json").read_text())
+    assert hook["files"] == [] and hook["ended"] and hook["pid"] == 0
+    captured = (seeded / ".toon-memory/memory").glob("captured*")
+    log = "".join(p.read_text() for p in captured)
+    assert "abcdef123456" not in log and "token=<redacted>" in log, log
 
 
 def _params(project: Path, home: Path, wrap: bool = False, **env: str) -> StdioServerParameters:

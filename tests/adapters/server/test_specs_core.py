@@ -36,6 +36,7 @@ ENUMS: dict[tuple[str, str], tuple[Any, ...]] = {
     ("memory_state", "field"): session_state.FIELDS,
     ("memory_consolidate", "mode"): model.CONSOLIDATE_MODES,
     ("memory_captured", "action"): model.CAPTURED_ACTIONS,
+    ("memory_hook", "action"): model.HOOK_ACTIONS,
     ("memory_secret", "action"): model.SECRET_ACTIONS,
 }
 #: CLI command, option -> the core constant its choices must equal.

@@ -56,7 +56,9 @@ SESSIONS_ROWS: list[tuple[str, dict[str, object], str, dict[str, object]]] = [
     ("memory_sessions", {"conflicts_only": "maybe"}, "conflicts_only", {"conflictsOnly": False}),
     ("memory_merge_sessions", {"file": "  "}, "file", {"file": "src/types.ts"}),
     ("memory_captured", {"action": "purge"}, "action", {"action": "list", "limit": 5}),
-]
+    ("memory_hook", {"action": "post-tool", "session_id": "../x"}, "session_id",
+     {"action": "post-tool", "session_id": "hook-1", "tool": "Edit", "files": ["src/types.ts"]}),
+]  # fmt: skip
 SCRIPT += CURATION_ROWS + SESSIONS_ROWS + SHARING_ROWS
 TOOLS = [row[0] for row in SCRIPT]
 

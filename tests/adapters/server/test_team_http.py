@@ -2,7 +2,8 @@
 real PostgreSQL cluster, spoken to with the ``mcp`` SDK's streamable HTTP client.
 
 Tokens (401), projects (403, 404), roles (a read token's write is a tool error), projects
-kept apart, authors, and three servers under concurrent writers losing nothing.
+kept apart, authors, three servers under concurrent writers losing nothing, and the agents'
+hooks of two machines (``hook --server``) seeing each other's sessions through two servers.
 """
 
 from __future__ import annotations
@@ -335,3 +336,51 @@ def test_any_other_path_names_a_valid_project_or_none(path: str) -> None:
     if found is not None:
         assert path.rstrip("/") in ("/mcp", f"/mcp/{found}")
         assert 1 <= len(found) <= 64 and "/" not in found and not found.startswith(".")
+
+
+def _hook(root: Path, action: str, payload: dict[str, Any], url: str,
+          token: str) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """``toon-memory hook ACTION --agent claude --server URL`` run in ``root`` (a machine)."""
+    env = {**_env(root / "home"), "TEAM_TOKEN": token}
+    args = ["hook", action, "--agent", "claude", "--server", url, "--token-env", "TEAM_TOKEN"]
+    return subprocess.run([*SERVER_CMD[:-1], *args], cwd=root, env=env, input=json.dumps(payload),
+                          capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+
+
+def test_hooks_on_two_machines_see_each_others_sessions_through_two_servers(
+    team: Team, spawn: Spawn, tmp_path: Path
+) -> None:
+    """Alice's agent hooks through one server, Bob's through another, one database: each
+    sees the other's session and their soft conflict; Alice's stop ends hers for Bob too. A
+    read token's session-start still gets the primer (its hook call is refused)."""
+    ports = spawn(), spawn()
+    tokens = [team.create_token(name, "write").token for name in ("alice", "bob")]
+    _calls(ports[0], "acme", tokens[0], _remember("team-db", "postgres for the team"))
+    told = []
+    for n, name in enumerate(("alice", "bob")):
+        root = tmp_path / name
+        (root / ".git").mkdir(parents=True)
+        url = f"http://127.0.0.1:{ports[n]}/mcp/acme"
+        start = {"session_id": f"{name}-1", "hook_event_name": "SessionStart", "cwd": str(root)}
+        edit = {**start, "hook_event_name": "PostToolUse", "tool_name": "Write",
+                "tool_input": {"file_path": str(root / "src/db.py")}}  # fmt: skip
+        for action, payload in (("session-start", start), ("post-tool", edit)):
+            done = _hook(root, action, payload, url, tokens[n])
+            assert done.returncode == 0 and done.stderr == "", done.stderr
+            told.append(done.stdout)
+    assert "team-db" in told[0] and "alice-1" in told[2] and told[1] == told[3] == ""
+    (listed,) = _calls(ports[1], "acme", tokens[1], ("memory_sessions", {}))
+    text = text_of(listed)
+    assert "alice-1" in text and "bob-1" in text and "Soft conflicts (1)" in text, text
+    assert "src/db.py" in text and str(tmp_path) not in text
+    stop = _hook(tmp_path / "alice", "stop", {"session_id": "alice-1"},
+                 f"http://127.0.0.1:{ports[0]}/mcp/acme", tokens[0])  # fmt: skip
+    assert (stop.returncode, stop.stdout, stop.stderr) == (0, "", "")
+    (after,) = _calls(ports[1], "acme", tokens[1], ("memory_sessions", {}))
+    assert "No soft conflicts." in text_of(after), text_of(after)
+    reader = team.create_token("ci", "read").token
+    primed = _hook(tmp_path / "bob", "session-start", {"session_id": "ci-1"},
+                   f"http://127.0.0.1:{ports[1]}/mcp/acme", reader)  # fmt: skip
+    assert primed.returncode == 0 and "team-db" in primed.stdout, primed.stderr
+    (last,) = _calls(ports[1], "acme", tokens[1], ("memory_sessions", {}))
+    assert "ci-1" not in text_of(last) and "bob-1" in text_of(last)

@@ -37,7 +37,7 @@ TYPES: dict[str, click.ParamType[Any]] = {"string": click.STRING, "integer": cli
                                      "number": click.FLOAT, "boolean": click.BOOL}  # fmt: skip
 PLAIN = Cli()
 #: The tools whose commands can run on a team server (``--server``).
-REMOTE_TOOLS = frozenset({"memory_recall", "memory_remember", "memory_primer"})
+REMOTE_TOOLS = frozenset({"memory_recall", "memory_remember", "memory_primer", "memory_sessions"})
 
 
 def bound_class_method(spec: ToolSpec) -> Callable[..., Any]:

@@ -13,8 +13,8 @@ writes, so they start without click and the other commands
 (``cli.hook_command``), which runs the same ``run_and_report``. What a
 hook does to the memory is one ``Memory.hook`` call (``memory.hooks``);
 this module only parses the payload and prints the reply. With ``--server``
-(or ``TOON_MEMORY_SERVER``) the hook asks that team server instead
-(``cli.remote.hook_reply``), and the local memory is never opened.
+(or ``TOON_MEMORY_SERVER``) the same ``HookCall`` goes to that team server
+instead (``cli.remote.hook_reply``), and the local memory is never opened.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from toon_memory.model.entry import GIT_HOOK_ACTIONS, HOOK_ACTIONS
 if TYPE_CHECKING:
     from toon_memory.adapters.installer import HookEvent
     from toon_memory.memory.api import Memory
+    from toon_memory.memory.hooks import HookCall
 
 #: What the plain hook lines run: the agents' hooks, and git's pre-commit.
 ACTIONS = frozenset({*HOOK_ACTIONS, *GIT_HOOK_ACTIONS})
@@ -90,7 +91,7 @@ def run_and_report(project: str | None, action: str, agent: str | None,
         if action == "pre-commit":  # git gives no payload: stdin may be a terminal
             reply = _pre_commit(project)
         elif server or _server_from_env():
-            reply = _remote_hook(server, token_env, action, agent, _stdin())
+            reply = _remote_hook(server, token_env, action, agent, _stdin(), project)
         else:
             reply = run_hook(project, action, agent, _stdin())
         if reply:
@@ -143,41 +144,47 @@ def _server_from_env() -> str:
 
 
 def _remote_hook(server: str | None, token_env: str | None, action: str, agent_opt: str | None,
-                 raw: bytes) -> str:  # fmt: skip
-    """The hook against a team server: session-start's primer, nothing for the others."""
+                 raw: bytes, project: str | None) -> str:  # fmt: skip
+    """The hook against a team server (``cli.remote.hook_reply``): the same event, sent."""
     from toon_memory.adapters.cli.remote import hook_reply, remote_from
     from toon_memory.model.checks import check_choice
 
     check_choice(action, "action", HOOK_ACTIONS)
     remote = remote_from(server, token_env)
-    if remote is None or action != "session-start":
+    if remote is None:
         return ""
-    from toon_memory.adapters.installer import parse_hook_payload
-    from toon_memory.adapters.installer.replies import agent_from_env, agent_from_payload
+    from toon_memory.store.paths import find_project_root
 
-    agent = (agent_opt or agent_from_env(os.environ)).strip().lower()
-    event = parse_hook_payload(raw, agent or None)
-    return hook_reply(remote, action, agent or agent_from_payload(event.raw), event.event)
+    call, event = _hook_call(action, agent_opt, raw)
+    start = project or (event.cwd if event.cwd and os.path.isdir(event.cwd) else None)
+    return hook_reply(remote, call, find_project_root(Path(start) if start else None))
 
 
-def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes) -> str:
-    """Do what ``action`` asks (one ``Memory.hook`` call); the line for stdout (``""``: none)."""
+def _hook_call(action: str, agent_opt: str | None, raw: bytes) -> tuple[HookCall, HookEvent]:
+    """The ``HookCall`` of a payload (agent: ``--agent``, the environment, else the payload)."""
     from toon_memory.adapters.installer import parse_hook_payload
     from toon_memory.adapters.installer.replies import agent_from_env, agent_from_payload
     from toon_memory.memory.hooks import HookCall
-    from toon_memory.model.checks import check_choice
     from toon_memory.system.processes import agent_pid
 
-    check_choice(action, "action", HOOK_ACTIONS)
     agent = (agent_opt or agent_from_env(os.environ)).strip().lower()
     event = parse_hook_payload(raw, agent or None)
     agent = agent or agent_from_payload(event.raw)
     call = HookCall(action, agent, agent_pid(), session_id=event.session_id, event=event.event,
                     tool=event.tool_name, files=tuple(event.files), payload=event.raw)  # fmt: skip
+    return call, event
+
+
+def run_hook(project: str | None, action: str, agent_opt: str | None, raw: bytes) -> str:
+    """Do what ``action`` asks (one ``Memory.hook`` call); the line for stdout (``""``: none)."""
+    from toon_memory.model.checks import check_choice
+
+    check_choice(action, "action", HOOK_ACTIONS)
+    call, event = _hook_call(action, agent_opt, raw)
     started = _memory(project, event).hook(call)
     if started is None:
         return ""
     from toon_memory.adapters.installer.replies import context_reply
     from toon_memory.render.sessions import hook_started
 
-    return context_reply(agent, event.event or "SessionStart", hook_started(started, {}).text)
+    return context_reply(call.agent, event.event or "SessionStart", hook_started(started, {}).text)

@@ -5,7 +5,8 @@ commands choose agents and scopes, call it, and print what happened. A
 config that cannot be edited is reported (file and line) and the run goes
 on with the others; the exit code is 1 when anything failed. ``init --server``
 points the agents at a team server instead (their remote entry, hook lines
-naming the server); an agent that cannot is skipped and says why. Nothing heavier
+naming the server); an agent that cannot is skipped and says why; ``status``
+probes a remote entry's server too (``cli.remote.probe_remote``). Nothing heavier
 than click is imported before a command runs. ``COMMANDS`` is added to
 the group by ``cli.main``.
 """
@@ -268,7 +269,8 @@ def install_status(places: Any, *, probe_servers: bool) -> InstallStatus:
 def _file_status(state: Any, places: Any, probed: dict[tuple[Any, ...], tuple[str, int, str]],
                  probe_servers: bool) -> FileStatus:  # fmt: skip
     """One file's status: its state, then (for a server entry) the missing paths, the step
-    the agent still waits for, or the probe's answer (one probe per distinct command)."""
+    the agent still waits for, or the probe's answer (one probe per distinct command; for a
+    remote entry, per distinct URL and variable)."""
     from dataclasses import replace
 
     from toon_memory.adapters.installer.probe import probe
@@ -279,7 +281,7 @@ def _file_status(state: Any, places: Any, probed: dict[tuple[Any, ...], tuple[st
     done = FileStatus(state.scope, str(state.path), shown(state.path, places), state.what,
                       state.state, state.problem, remote=state.url)  # fmt: skip
     if state.url and state.state != "error":
-        return replace(done, waiting_for=waiting_for(state.agent.id, state.scope, places) or "")
+        return _remote_status(state, done, places, probed, probe_servers)
     if state.state == "error" or not state.argv:
         return done
     argv = expanded(state.argv, places)
@@ -294,6 +296,26 @@ def _file_status(state: Any, places: Any, probed: dict[tuple[Any, ...], tuple[st
     if key not in probed:
         answer = probe(argv, cwd, dict(state.env))
         probed[key] = ("answers" if answer.ok else "fails", answer.tools, answer.problem)
+    server, tools, problem = probed[key]
+    return replace(done, server=server, tools=tools, problem=problem)
+
+
+def _remote_status(state: Any, done: FileStatus, places: Any,
+                   probed: dict[tuple[Any, ...], tuple[str, int, str]],
+                   probe_servers: bool) -> FileStatus:  # fmt: skip
+    """A remote entry's status: the step the agent waits for, and (unless ``--no-probe``)
+    whether its team server answers with the token of the entry's variable."""
+    from dataclasses import replace
+
+    from toon_memory.adapters.cli.remote import probe_remote
+    from toon_memory.adapters.installer.trust import waiting_for
+
+    done = replace(done, waiting_for=waiting_for(state.agent.id, state.scope, places) or "")
+    if not probe_servers:
+        return done
+    key = ("remote", state.url, state.token_env)
+    if key not in probed:
+        probed[key] = probe_remote(state.url, state.token_env)
     server, tools, problem = probed[key]
     return replace(done, server=server, tools=tools, problem=problem)
 

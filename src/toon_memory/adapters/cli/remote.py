@@ -8,9 +8,15 @@ is one MCP tool call through ``adapters.server.client``: its text is printed
 (its structured data with ``--json``), a tool error is passed through as a
 ``RemoteError``; a missing token is refused before connecting, naming the
 variable. The token is read from the environment at the call and never
-printed. A hook against a team server (``hook_reply``): session-start prints
-the server's primer, post-tool and stop do nothing (the server keeps no
-session of the agent's; its own write calls beat its session).
+printed. A hook against a team server (``hook_reply``) is one ``memory_hook``
+call: the session id made here (``hook_session_id``: the payload's, else
+``<agent>-<pid>`` of this machine's agent), the files relative to the caller's
+project, the activity line made (and redacted) here; the server beats,
+records or ends that session as a local hook would. Session-start prints
+``TEAM_HEADER`` and the server's start context (sessions, then primer) in the
+agent's reply shape; a server that refuses ``memory_hook`` (a read token, an
+older server) still gives its primer. ``probe_remote`` is ``status`` asking a
+remote entry's server for its tools, with the token of the entry's variable.
 """
 
 from __future__ import annotations
@@ -30,11 +36,16 @@ from toon_memory.adapters.installer.remote import (
 from toon_memory.errors import RemoteError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from toon_memory.adapters.server.client import ToolAnswer
+    from toon_memory.memory.hooks import HookCall
 
 F = TypeVar("F", bound=Callable[..., Any])
 #: The session-start text's first line: where the primer came from.
 TEAM_HEADER = "Team memory ({url}):"
+#: The tool a hook calls on a team server.
+HOOK_TOOL = "memory_hook"
 
 
 def remote_from(server: str | None, token_env: str | None) -> RemoteServer | None:
@@ -68,16 +79,63 @@ def show_remote(remote: RemoteServer, tool: str, arguments: dict[str, Any], as_j
     emit(data, answer.text, as_json)
 
 
-def hook_reply(remote: RemoteServer, action: str, agent: str, event: str) -> str:
-    """What a hook prints against a team server: session-start's primer, in the agent's
-    own reply shape; nothing for the other actions."""
-    if action != "session-start":
+def hook_reply(remote: RemoteServer, hook: HookCall, root: Path) -> str:
+    """What a hook prints against a team server: session-start's context (its sessions and
+    primer) in the agent's own reply shape; nothing for the other actions."""
+    try:
+        data = call(remote, HOOK_TOOL, hook_arguments(hook, root)).data
+        text = str(data.get("context") or "") if isinstance(data, dict) else ""
+    except RemoteError as exc:
+        if hook.action != "session-start" or not _refused_tool(str(exc)):
+            raise
+        text = call(remote, "memory_primer", {}).text
+    if hook.action != "session-start" or not text.strip():
         return ""
     from toon_memory.adapters.installer.replies import context_reply
 
-    primer = call(remote, "memory_primer", {}).text
-    text = TEAM_HEADER.format(url=remote.url) + "\n" + primer
-    return context_reply(agent, event or "SessionStart", text)
+    reply = TEAM_HEADER.format(url=remote.url) + "\n" + text
+    return context_reply(hook.agent, hook.event or "SessionStart", reply)
+
+
+def hook_arguments(hook: HookCall, root: Path) -> dict[str, Any]:
+    """The published arguments of ``memory_hook`` for a hook event of the project at ``root``."""
+    from toon_memory.model.heartbeat import normalize_path
+    from toon_memory.rules.coordination import activity_summary, hook_session_id
+
+    files = [normalize_path(f, root) for f in hook.files]
+    arguments: dict[str, Any] = {
+        "action": hook.action, "session_id": hook_session_id(hook.session_id, hook.agent, hook.pid),
+        "agent": hook.agent, "event": hook.event, "tool": hook.tool, "files": files,
+    }  # fmt: skip
+    if hook.action == "post-tool":
+        arguments["summary"] = activity_summary(hook.tool, files, hook.payload)
+    return {k: v for k, v in arguments.items() if v}
+
+
+def _refused_tool(problem: str) -> bool:
+    """A ``memory_hook`` call the server answered with a refusal (an unknown tool, a role)."""
+    return f"answered {HOOK_TOOL}" in problem or f"Unknown tool: {HOOK_TOOL}" in problem
+
+
+def probe_remote(url: str, token_env: str) -> tuple[str, int, str]:
+    """``status``'s probe of a remote entry: ``("answers", tools, "")``, or ``("fails", 0,
+    why)``: no variable named, the variable unset (named, never its value), a refused token
+    (401), a server that cannot be reached (the URL)."""
+    from toon_memory.adapters.installer.remote import remote_server
+    from toon_memory.errors import ToonMemoryError
+
+    if not token_env:
+        return "fails", 0, "its Authorization header names no environment variable"
+    token = os.environ.get(token_env, "").strip()
+    if not token:
+        return "fails", 0, f"{token_env} is not set here (the agent reads the token from it)"
+    try:
+        from toon_memory.adapters.server.client import count_tools
+
+        remote = remote_server(url, token_env)
+        return "answers", count_tools(remote.url, token, remote.token_env), ""
+    except ToonMemoryError as exc:
+        return "fails", 0, " ".join(str(exc).split()).replace(token, "***")
 
 
 def server_options(func: F) -> F:

@@ -7,11 +7,12 @@ arguments back out of any of these shapes for ``status``. A remote entry
 (``http_entry``) points at a team server with the ``Authorization`` header
 written in the agent's own interpolation syntax (``${VAR}``, ``$VAR``,
 ``{env:VAR}``, ``${env:VAR}``): the token never lands in a file;
-``url_of`` reads the URL back.
+``url_of`` reads the URL back, ``token_env_of`` the variable's name.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -76,6 +77,23 @@ def url_of(entry: Any) -> str | None:
         if isinstance(entry.get(key), str):
             return str(entry[key])
     return None
+
+
+#: ``Bearer <the variable in one agent's syntax>``: ``${env:VAR}``, ``${VAR}``, ``{env:VAR}``, ``$VAR``.
+_BEARER = re.compile(r"Bearer\s+(?:\$\{env:(\w+)\}|\$\{(\w+)\}|\{env:(\w+)\}|\$(\w+))\s*")
+
+
+def token_env_of(entry: Any) -> str | None:
+    """The variable a remote entry reads the token from (Codex's ``bearer_token_env_var``,
+    else its ``Authorization`` header), or None."""
+    if not isinstance(entry, dict):
+        return None
+    if isinstance(entry.get("bearer_token_env_var"), str):
+        return str(entry["bearer_token_env_var"])
+    headers = entry.get("headers")
+    header = headers.get("Authorization") if isinstance(headers, dict) else None
+    found = _BEARER.fullmatch(header) if isinstance(header, str) else None
+    return next((name for name in found.groups() if name), None) if found else None
 
 
 def argv_of(entry: Any) -> list[str] | None:

@@ -6,7 +6,8 @@ entry (or, for Aider, its ``read:`` item) is present in the scope.
 ``missing_paths`` names the absolute paths of a written command that do not
 exist on this machine (a project file written on another one), after the
 agent's workspace variables are put in (``expanded``). A remote entry (a
-team server's) has no argv: its ``url`` is read instead.
+team server's) has no argv: its ``url`` and ``token_env`` (the variable its
+header reads the token from; "" when it names none) are read instead.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from toon_memory.adapters.installer import blocks, files, texts
 from toon_memory.adapters.installer.places import Places
-from toon_memory.adapters.installer.shapes import argv_of, env_of, url_of
+from toon_memory.adapters.installer.shapes import argv_of, env_of, token_env_of, url_of
 from toon_memory.adapters.installer.spec import Agent, Block, Entry, ListEntries, OwnedFile, Part
 from toon_memory.errors import AgentConfigError
 
@@ -35,6 +36,7 @@ class FileState:
     argv: tuple[str, ...] = ()
     env: tuple[tuple[str, str], ...] = ()
     url: str = ""
+    token_env: str = ""
 
 
 def _doc_state(part: Entry | ListEntries, path: Path) -> FileState:
@@ -52,7 +54,7 @@ def _doc_state(part: Entry | ListEntries, path: Path) -> FileState:
         entry = doc.get(part.path)
         argv, env = tuple(argv_of(entry) or ()), tuple(sorted(env_of(entry).items()))
         return FileState(NO_AGENT, "", path, part.what, "installed", "", argv, env,
-                         url_of(entry) or "")  # fmt: skip
+                         url_of(entry) or "", token_env_of(entry) or "")  # fmt: skip
     return FileState(NO_AGENT, "", path, part.what, "installed")
 
 

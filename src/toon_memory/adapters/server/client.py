@@ -3,7 +3,8 @@
 Invariant: imported only by a command given ``--server`` (the local path never
 loads ``mcp.client`` or ``httpx2``); ``call_tools`` makes its calls in order in
 one session and answers each call's text, structured data and error flag, the
-tool errors included (the caller passes them through). A server that cannot be
+tool errors included (the caller passes them through); ``count_tools`` lists the
+tools (``status``). A server that cannot be
 reached, refuses the token (401/403), has no MCP endpoint at the URL (404) or
 breaks off is one ``RemoteError`` naming the URL (and, for a refused token, the
 variable it came from); no message ever holds the token.
@@ -11,12 +12,13 @@ variable it came from); no message ever holds the token.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from toon_memory.errors import RemoteError
 
+T = TypeVar("T")
 #: Seconds to connect; seconds to wait for a reply (a hook's agent waits about 10 s in all).
 CONNECT_WAIT = 5.0
 REPLY_WAIT = 60.0
@@ -34,19 +36,42 @@ class ToolAnswer:
 def call_tools(url: str, token: str, token_env: str,
                calls: Sequence[tuple[str, dict[str, Any]]]) -> list[ToolAnswer]:  # fmt: skip
     """Each ``(tool, arguments)`` of ``calls`` on the server at ``url``, in one session."""
+
+    async def work(client: Any) -> list[ToolAnswer]:
+        answers = []
+        for name, arguments in calls:
+            result = await client.call_tool(name, arguments)
+            text = "\n".join(getattr(part, "text", "") for part in result.content)
+            answers.append(ToolAnswer(text, result.structured_content, result.is_error))
+        return answers
+
+    return _run(url, token, token_env, work)
+
+
+def count_tools(url: str, token: str, token_env: str) -> int:
+    """How many tools the server at ``url`` lists (``status`` probing a remote entry)."""
+
+    async def work(client: Any) -> int:
+        return len((await client.list_tools()).tools)
+
+    return _run(url, token, token_env, work)
+
+
+def _run(url: str, token: str, token_env: str, work: Callable[[Any], Awaitable[T]]) -> T:
+    """``work(client)`` in one MCP session with the server; failures as one ``RemoteError``."""
     import anyio
 
     statuses: list[int] = []
     try:
-        return anyio.run(_session, url, token, calls, statuses)
+        return anyio.run(_session, url, token, work, statuses)
     except RemoteError:
         raise
     except Exception as exc:  # the SDK's errors come wrapped in task groups
         raise _explained(url, token_env, statuses, _leaf(exc), token) from None
 
 
-async def _session(url: str, token: str, calls: Sequence[tuple[str, dict[str, Any]]],
-                   statuses: list[int]) -> list[ToolAnswer]:  # fmt: skip
+async def _session(url: str, token: str, work: Callable[[Any], Awaitable[T]],
+                   statuses: list[int]) -> T:  # fmt: skip
     import httpx2
     from mcp.client import Client
     from mcp.client.streamable_http import streamable_http_client
@@ -59,12 +84,7 @@ async def _session(url: str, token: str, calls: Sequence[tuple[str, dict[str, An
     http = httpx2.AsyncClient(headers=headers, timeout=timeout,
                               event_hooks={"response": [record]})  # fmt: skip
     async with http, Client(streamable_http_client(url, http_client=http)) as client:
-        answers = []
-        for name, arguments in calls:
-            result = await client.call_tool(name, arguments)
-            text = "\n".join(getattr(part, "text", "") for part in result.content)
-            answers.append(ToolAnswer(text, result.structured_content, result.is_error))
-        return answers
+        return await work(client)
 
 
 def _leaf(exc: BaseException) -> BaseException:

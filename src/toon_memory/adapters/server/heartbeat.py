@@ -6,8 +6,8 @@ in the server's worker thread, under its lock. The server never creates a
 memory folder just to beat: the first beat waits until the folder exists (a
 write tool creates it). The id is ``TOON_MEMORY_SESSION`` (when it is a valid
 id) or a fresh ``mcp-…``; the agent is ``TOON_MEMORY_AGENT``, else the MCP
-client's name; the pid is the agent's process (``store.processes``). No
-``mcp`` import.
+client's name; the pid is the agent's process (``store.processes``). A call of
+``memory_hook`` beats the hook's own session, not this one. No ``mcp`` import.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from toon_memory.memory.api import Memory
 
 log = logging.getLogger("toon_memory.adapters.server")
+#: Write tools that beat a session of their own (the one the call names).
+OWN_SESSION_TOOLS = frozenset({"memory_hook"})
 
 
 def _session_id(environ: Mapping[str, str]) -> str:
@@ -58,7 +60,7 @@ class ServerSession:
     def after_call(self, memory: Memory, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
         """After a successful write tool call: ``memory.hooks.after_write`` (its ``file`` a
         file touched, its content a note on it). Reading tools leave the heartbeat alone."""
-        if not spec.read_only:
+        if not spec.read_only and spec.name not in OWN_SESSION_TOOLS:
             self._beat(memory, arguments)
 
     def end(self, memory: Memory) -> None:

@@ -7,8 +7,8 @@ from TOON_MEMORY_SESSION, a CLI-only option); every enum is a core constant.
 
 from __future__ import annotations
 
-from toon_memory.adapters.server.specs import Param, ToolSpec
-from toon_memory.model.entry import CAPTURED_ACTIONS
+from toon_memory.adapters.server.specs import Param, ToolSpec, obj_schema
+from toon_memory.model.entry import CAPTURED_ACTIONS, HOOK_ACTIONS
 
 SESSIONS: tuple[ToolSpec, ...] = (
     ToolSpec(
@@ -61,5 +61,23 @@ SESSIONS: tuple[ToolSpec, ...] = (
         render="sessions.captured_shown",
         command="captured",
         help="Activity captured by hooks (capture on in config.json): list, or clear the log.",
+    ),
+    ToolSpec(
+        "memory_hook",
+        "An agent hook's event: session-start returns the start context; post-tool records "
+        "files touched; stop ends the session.",
+        (
+            Param("action", enum=HOOK_ACTIONS),
+            Param("session_id"),
+            Param("agent"),
+            Param("event"),
+            Param("tool"),
+            Param("files", doc="a;b", many=True),
+            Param("summary"),
+        ),
+        required=("action", "session_id"),
+        output=obj_schema(context={"type": "string"}),
+        method="hook_event",
+        render="sessions.hook_done",
     ),
 )
