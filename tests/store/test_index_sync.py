@@ -164,11 +164,13 @@ def test_an_index_behind_the_compaction_is_rebuilt(project: Path) -> None:
 
 
 def test_a_rebuild_reads_the_files_without_building_the_engine_or_the_cache(
-    project: Path,
+    project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A memory whose derived files are gone (a fresh clone, a big import): the first cold
-    recall fills the index from the files alone; the full state, asked for later in the
-    same process or another one, still comes with its engine."""
+    """A memory the index serves writes for (``TOON_MEMORY_LEAN_BYTES``), whose derived files
+    are gone (a fresh clone, a big import): the first cold recall fills the index from the
+    files alone; the full state, asked for later in the same process or another one, still
+    comes with its engine."""
+    monkeypatch.setenv("TOON_MEMORY_LEAN_BYTES", "0")
     _filled(project, 40)
     memory = Memory(project)
     memory.paths.cache.unlink()
@@ -185,3 +187,13 @@ def test_a_rebuild_reads_the_files_without_building_the_engine_or_the_cache(
     bare = Memory(project).store
     assert bare.bare_state().derived is None  # a state for an index: no engine built
     assert bare.state().derived is not None  # asked for whole: the engine comes back
+
+
+def test_a_small_memory_s_rebuild_keeps_its_engine_and_cache(project: Path) -> None:
+    """Below the lean size every write loads the state: the rebuild that loads it anyway
+    leaves its engine's pickle for the next process."""
+    _filled(project, 40)
+    memory = Memory(project)
+    memory.paths.cache.unlink()
+    keys, memory = _cold(project)
+    assert keys and memory.paths.cache.exists()

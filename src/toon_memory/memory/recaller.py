@@ -9,7 +9,6 @@ ranked here, by the engine.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,17 +28,6 @@ if TYPE_CHECKING:
     from toon_memory.store.index_view import IndexView
     from toon_memory.store.state import Lookup
     from toon_memory.store.store import Store
-
-#: From this data.toon size on, single-entry reads and writes go through the on-disk index
-#: instead of loading the state (``TOON_MEMORY_LEAN_BYTES`` overrides it; 0: always).
-LEAN_BYTES = 4 * 1024 * 1024
-
-
-def lean_from() -> int:
-    """``LEAN_BYTES``, or ``TOON_MEMORY_LEAN_BYTES`` when it is a whole number."""
-    raw = os.environ.get("TOON_MEMORY_LEAN_BYTES", "").strip()
-    return int(raw) if raw.isdigit() else LEAN_BYTES
-
 
 #: Entries the primer lists at the top, and per category section.
 PRIMER_TOP = 10
@@ -97,6 +85,8 @@ class Recaller:
         """For a writer holding the store's lock: a view of the index, current with the
         files, or None (a memory under ``lean_from()`` bytes, whose state loads in a few
         ms and then answers faster, or no usable index: the writer loads the state)."""
+        from toon_memory.store.index_sync import lean_from
+
         if not self.store.prefers_index(lean_from()):
             return None
         from toon_memory.search.corpus import analyse

@@ -14,6 +14,7 @@ memories get None: their entry text stays sealed, in the sealed pickle cache onl
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from typing import TYPE_CHECKING, Protocol
 
@@ -31,6 +32,18 @@ if TYPE_CHECKING:
     from toon_memory.store.state import State
 
 
+#: From this data.toon size on, single-entry reads and writes go through the on-disk index
+#: instead of loading the state (``TOON_MEMORY_LEAN_BYTES`` overrides it; 0: always); below
+#: it a rebuild also builds the state's engine and cache, which the next write loads.
+LEAN_BYTES = 4 * 1024 * 1024
+
+
+def lean_from() -> int:
+    """``LEAN_BYTES``, or ``TOON_MEMORY_LEAN_BYTES`` when it is a whole number."""
+    raw = os.environ.get("TOON_MEMORY_LEAN_BYTES", "").strip()
+    return int(raw) if raw.isdigit() else LEAN_BYTES
+
+
 class Store(Protocol):
     """What keeping the index needs of a file store (``store.store.Store``, which calls
     this module: a protocol, so the two modules do not import each other)."""
@@ -43,6 +56,8 @@ class Store(Protocol):
     def loaded(self) -> State | None: ...
     def release(self) -> None: ...
     def bare_state(self) -> State: ...
+    def state(self) -> State: ...
+    def prefers_index(self, lean_bytes: int) -> bool: ...
     def position(self) -> Position | None: ...
 
 
@@ -141,9 +156,11 @@ def _catch_up(
 
 
 def _rebuild(db: IndexDb, store: Store, analyse: Analyse) -> None:
-    """Load the store's state (without building its engine): analysed already by its
-    engine when this process or the cache has one, else analysed here."""
-    state = store.bare_state()
+    """Load the store's state: analysed already by its engine when this process or the
+    cache has one, else analysed here. A memory the index serves writes for is read bare
+    (no engine, no cache: only whole-memory commands need them); a smaller one is loaded
+    whole, engine and cache, since its next write loads that state anyway."""
+    state = store.bare_state() if store.prefers_index(lean_from()) else store.state()
     position = store.position()
     export = getattr(state.derived, "export", None)
     bulk: Bulk = export() if export is not None else Analysed(state.entries.values(), analyse)

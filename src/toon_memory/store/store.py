@@ -331,9 +331,10 @@ class Store(Compaction):
         return result
 
     def _over_state(
-        self, change: Callable[[State], tuple[list[journal.Op], T]]
+        self, change: Callable[[State], tuple[list[journal.Op], T]], bare: bool = False
     ) -> tuple[list[journal.Op], T]:
-        state = self.state()
+        """``change`` over the state (``bare``: no engine built for it; see ``bare_state``)."""
+        state = self.bare_state() if bare else self.state()
         ops, result = change(state)
         if ops:
             self._append(ops)
@@ -351,8 +352,8 @@ class Store(Compaction):
         try:
             with view.db.reading():
                 ops, result = change(view)
-        except StateNeeded:
-            return self._over_state(change)
+        except StateNeeded:  # every entry, not the engine: a later recall builds that
+            return self._over_state(change, bare=True)
         if ops:
             assert isinstance(view.position, Position)
             self._pos = view.position
