@@ -3,8 +3,8 @@
 Run: ``python -m benchmarks.core.commands_bench [--sizes 1000,100000] [--runs 5]``.
 
 For each size, a synthetic memory (``store_bench.synthetic_memory``: Zipf words, links,
-the 100-entry auto-archive off) and one warm-up of every command (bytecode compiled,
-the derived index built), then ``--runs`` fresh ``toon-memory`` processes per command,
+the 100-entry auto-archive off), its first cold recall (which builds the derived index
+from data.toon: its own row), one warm-up of every command (bytecode compiled), then ``--runs`` fresh ``toon-memory`` processes per command,
 alternating commands, each through ``/usr/bin/time`` so its RSS is the command's own,
 not this harness's. Prints one row per command: median wall ms and peak RSS MB per
 size, and the ratio of each size's median to the cold ``recall`` at the first size
@@ -47,23 +47,39 @@ COMMANDS: dict[str, Args] = {
 }  # fmt: skip
 
 
-def measure(n: int, runs: int) -> dict[str, tuple[float, float]]:
-    """Median wall ms and max peak RSS MB of each command at ``n`` entries."""
+def _index_bytes(home: Path) -> int:
+    return sum(p.stat().st_size for p in home.rglob("*.index.sqlite*"))
+
+
+#: The row of the warm-up's first recall: it builds the on-disk index from data.toon.
+FIRST = "first recall (builds the index)"
+
+
+def measure(n: int, runs: int, home: Path) -> dict[str, tuple[float, float]]:
+    """Median wall ms and max peak RSS MB of each command at ``n`` entries, the first
+    recall's (``FIRST``), and the sizes of data.toon and of the index (``"sizes"``, MB)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / ".git").mkdir()
         synthetic_memory(root, n)
-        for args in COMMANDS.values():  # warm-up: bytecode, index, page cache
+        before = _index_bytes(home)  # (the home holds the smaller sizes' indexes too)
+        first = _cli_rss(root, "recall", "redis pool timeout")
+        for args in COMMANDS.values():  # warm-up: bytecode, page cache
             argv, stdin = args(root, runs)
             _cli_rss(root, *argv, stdin=stdin)
+        index = _index_bytes(home) - before
+        data = (root / ".toon-memory" / "memory" / "data.toon").stat().st_size
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in COMMANDS}
         for run in range(runs):
             for name, args in COMMANDS.items():
                 argv, stdin = args(root, run)
                 seconds, rss = _cli_rss(root, *argv, stdin=stdin)
                 times[name].append((seconds * 1000, rss))
-    return {name: (statistics.median(t for t, _ in got), max(r for _, r in got))
-            for name, got in times.items()}  # fmt: skip
+    found = {name: (statistics.median(t for t, _ in got), max(r for _, r in got))
+             for name, got in times.items()}  # fmt: skip
+    found[FIRST] = (first[0] * 1000, first[1])
+    found["sizes"] = (data / 2**20, index / 2**20)
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,13 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TOON_MEMORY_TODAY", "2026-07-15")
     with tempfile.TemporaryDirectory() as home:
         os.environ["TOON_MEMORY_HOME"] = home
-        found = {n: measure(n, args.runs) for n in sizes}
+        found = {n: measure(n, args.runs, Path(home)) for n in sizes}
     base = found[sizes[0]]["recall"][0]
     headers = ["command"]
     for n in sizes:
         headers += [f"{n:,}: ms", "RSS MB", f"× recall at {sizes[0]:,}"]
     rows = []
-    for name in COMMANDS:
+    for name in [FIRST, *COMMANDS]:
         row: list[object] = [name]
         for n in sizes:
             ms, rss = found[n][name]
@@ -89,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(row)
     print("Cold CLI commands (a fresh process each; median wall ms, the process's peak RSS)\n")
     print_table(headers, rows)
+    print("\n" + "; ".join(f"{n:,}: data.toon {found[n]['sizes'][0]:.0f} MB, index "
+                           f"{found[n]['sizes'][1]:.0f} MB" for n in sizes))  # fmt: skip
     return 0
 
 
