@@ -162,7 +162,7 @@ class Maintenance:
 
     def _check_journal(self) -> list[tuple[str, str]]:
         from toon_memory.store.journal import read_ops
-        from toon_memory.store.store import BROKEN_JOURNAL
+        from toon_memory.store.damage import BROKEN_JOURNAL
 
         try:
             read = read_ops(self.paths.journal)

@@ -34,13 +34,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from toon_memory.errors import StoreError, ToonMemoryError
-from toon_memory.model.clock import file_stamp, today
+from toon_memory.model.clock import today
 from toon_memory.model.entry import Entry, EntryMap
 from toon_memory.store import journal, keys
 from toon_memory.store.cache import Position, cache_version, file_id, load_cache, save_cache
 from toon_memory.store.codec import Document, decode_document, encode_document
 from toon_memory.store.compaction import Compaction, inode_size
 from toon_memory.store.crypto import Key
+from toon_memory.store.damage import Damage
 from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.state import Derived, Lookup, State, StateNeeded
 from toon_memory.system.atomic import write_atomic
@@ -58,10 +59,9 @@ GITIGNORE = (
     ".lock\njournal.jsonl\naccess.log\n*.tmp\nsessions/\ncaptured.jsonl\ncaptured.1.jsonl\n"
     "captured.jsonl.lock\nbackups/\nwatch.log\njournal.broken-*\nsecrets.toon\n"
 )
-BROKEN_JOURNAL = "journal.broken-"
 
 
-class Store(Compaction):
+class Store(Compaction, Damage):
     """The files of one memory folder, read and written safely (compaction: ``Compaction``)."""
 
     def __init__(
@@ -240,50 +240,6 @@ class Store(Compaction):
             self._catch_up(self._pos)
             return
         self.save_cache()
-
-    # -- damage and notices ------------------------------------------------
-    def set_aside_damage(self) -> bool:
-        """Move the journal's unreadable lines to ``journal.broken-<time>`` (under the lock).
-
-        True when the journal holds no damage any more (moved, or another
-        process did it); False when the folder cannot be written.
-        """
-        try:
-            with self.lock:
-                try:
-                    raw = self.paths.journal.read_bytes()
-                except FileNotFoundError:
-                    return True
-                good, bad, count = journal.split_damaged(raw, self._key)
-                if count:
-                    self._keep_aside(bad, count)
-                    write_atomic(self.paths.journal, good)
-        except OSError:
-            return False
-        return True
-
-    def _keep_aside(self, bad: bytes, count: int) -> None:
-        """Write unreadable journal lines to a new ``journal.broken-<time>`` and say so once."""
-        if not count:
-            return
-        kept = self.paths.folder / f"{BROKEN_JOURNAL}{file_stamp()}"
-        write_atomic(kept, bad)
-        self._notice(
-            f"{self.paths.journal}: {count} unreadable line(s) moved to {kept}; every "
-            "readable line was replayed (look at that file, then delete it)"
-        )
-
-    def _notice(self, text: str) -> None:
-        if text not in self._told:
-            self._told.add(text)
-            self._notices.append(text)
-
-    def take_notices(self) -> list[str]:
-        """Messages from loading (a migration, a damaged journal set aside), each given once."""
-        notes, self._notices = self._notices, []
-        if self._state is not None:
-            notes, self._state.notices = self._state.notices + notes, []
-        return notes
 
     def read_document(self, path: Path) -> Document:
         """A .toon file of this memory; ``CorruptFileError`` naming file and line when damaged."""
