@@ -161,8 +161,8 @@ class Maintenance:
         return ("ok", f"{path.name}: {kind}, {len(doc.entries)} entries")
 
     def _check_journal(self) -> list[tuple[str, str]]:
-        from toon_memory.store.journal import read_ops
         from toon_memory.store.damage import BROKEN_JOURNAL
+        from toon_memory.store.journal import read_ops
 
         try:
             read = read_ops(self.paths.journal)

@@ -22,6 +22,7 @@ from toon_memory.model.entry import Entry
 
 COLD_QUALITY = 0.4
 COLD_DAYS = 30
+_FLAGS = ("pinned", "ttl", "expired", "soon", "cold", "hit")
 
 
 @dataclass
@@ -82,7 +83,9 @@ class _Tally:
         self.band: Counter[str] = Counter()
         self.contents: Counter[bytes] = Counter()
         self.qualities: list[float] = []
-        self.flags: Counter[str] = Counter()
+        #: pinned, ttl, expired, soon, cold, hit: counted as plain ints (a Counter.update
+        #: per entry was most of the time at 100,000 entries).
+        self.flags = dict.fromkeys(_FLAGS, 0)
 
     def add(self, e: Entry) -> None:
         self.total += 1
@@ -94,10 +97,15 @@ class _Tally:
         self.band[_quality_band(e.quality)] += 1
         self.contents[hashlib.blake2b(e.content.encode(), digest_size=16).digest()] += 1
         self.qualities.append(e.quality)
-        expired = is_expired(e.ttl, self.today)
-        self.flags.update({"pinned": bool(e.priority), "ttl": bool(e.ttl), "expired": expired,
-                           "soon": bool(e.ttl) and not expired and e.ttl <= self.soon,
-                           "cold": _is_cold(e, self.cutoff), "hit": e.accessed > 0})  # fmt: skip
+        flags = self.flags
+        flags["pinned"] += e.priority != 0
+        flags["cold"] += _is_cold(e, self.cutoff)
+        flags["hit"] += e.accessed > 0
+        if e.ttl:
+            expired = is_expired(e.ttl, self.today)
+            flags["ttl"] += 1
+            flags["expired"] += expired
+            flags["soon"] += not expired and e.ttl <= self.soon
 
     def stats(self, archived: int) -> Stats:
         active, flags = len(self.qualities), self.flags
