@@ -31,7 +31,7 @@ import sys
 import threading
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from toon_memory.adapters.server.app import STOP_WAIT, ToonMemoryServer, error_result
 from toon_memory.adapters.server.heartbeat import ServerSession
@@ -59,7 +59,6 @@ if TYPE_CHECKING:
     from toon_memory.adapters.server.team_fresh import Refresher
     from toon_memory.memory.api import Memory
     from toon_memory.memory.team import Grant, Team
-    from toon_memory.store.team.listener import Listener
 
 T = TypeVar("T")
 Scope = dict[str, Any]
@@ -70,6 +69,12 @@ TLS_ADVICE = (
     "put TLS in front (Caddy or nginx on this host, see the README's 'Team server') and "
     "bind 127.0.0.1, or pass --insecure-http on a network you trust"
 )
+
+
+class _Stops(Protocol):
+    """What the server keeps of its listener (``Team.listen``): a way to stop it."""
+
+    def stop(self, timeout: float = ...) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +188,7 @@ class TeamServer(ToonMemoryServer):
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._quiet = _NoSession()
-        self._listener: Listener | None = None
+        self._listener: _Stops | None = None
         self._refresher: Refresher | None = None
 
     def session(self) -> ServerSession:
