@@ -238,6 +238,7 @@ def test_a_write_through_one_server_reaches_another_servers_index_with_no_call(
     index = index_file(MemoryPaths.for_project(tmp_path / "server-1" / "acme"), team_database,
                        "acme")  # fmt: skip
     assert _index_rev(index) == 0
+    _calls(first, "web", token, _remember("web-db", "a project the second never opened"))
     _calls(first, "acme", token, _remember("rollout-plan", "canary rollout first"))
     with psycopg.connect(team_database) as conn:
         rev = conn.execute("SELECT rev FROM projects WHERE name = 'acme'").fetchone()
@@ -246,6 +247,8 @@ def test_a_write_through_one_server_reaches_another_servers_index_with_no_call(
     while _index_rev(index) != rev[0] and time.monotonic() < deadline:
         time.sleep(0.02)
     assert _index_rev(index) == rev[0]
+    # web's notice came first and was ignored: the second never opened web, and does not now
+    assert not (tmp_path / "server-1" / "web").exists()
     (after,) = _calls(second, "acme", token, _recall("rollout"))
     assert _keys(after) == ["rollout-plan"]
 
