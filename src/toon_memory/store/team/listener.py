@@ -3,8 +3,8 @@
 Invariants:
 - One dedicated autocommit connection (never a pooled one: a pooled connection is shared
   and reset, a LISTEN must stay open), owned by one daemon thread; ``stop()`` ends the
-  thread within about ``POLL`` seconds and closes the connection, so no thread or
-  connection outlives its owner.
+  thread within about ``POLL`` seconds (``CONNECT_TIMEOUT`` at most while a connection
+  is being made) and closes the connection, so no thread or connection outlives its owner.
 - The callback hears each notice's payload (the project a write changed), in the
   listener's thread. A notice is a hint, never the truth: a reader still asks the
   project's revision on every call, so a lost notice only delays a warm-up.
