@@ -434,6 +434,13 @@ class Memory:
         """Fold the journal and access log into data.toon."""
         return self._upkeep.compact()
 
+    def refresh(self) -> None:
+        """Catch up with the store's head without a client's query: the loaded state, else
+        the on-disk index this memory opened, take the writes made since (through another
+        process or server); what was never opened stays unopened. A team server calls this
+        on a write notice; any store allows it (a file memory reads its journal's tail)."""
+        self._recaller.refresh()
+
     def close(self) -> None:
         """Compact on the way out (servers call this on exit); never raises."""
         self._upkeep.close()

@@ -105,6 +105,15 @@ class Recaller:
         with view.db.reading():
             yield view
 
+    def refresh(self) -> None:
+        """Catch what this process holds up with the store's head: the state when it is
+        loaded, else the index a call opened (none opened: nothing to warm, the next call
+        reads the head anyway)."""
+        if self.store.loaded() is not None:
+            self.store.state()
+        elif self._index is not None:
+            self._synced_index()
+
     def _synced_index(self) -> IndexDb | None:
         if self.store.loaded() is not None:
             return None

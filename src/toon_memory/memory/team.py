@@ -8,6 +8,8 @@ Invariants:
   a ``Grant`` for a live token only. What a role may do is decided here (``Grant``), once:
   a read token calls read-only tools only, a token limited to a project reaches that
   project only.
+- ``listen`` hands a server the database's write notices (``store.team.listener``); a
+  notice is a hint to warm up, never needed for a correct answer.
 - ``memory(project)`` keeps the project's entries in the database and its side files
   (sessions, settings, captured notes) in a local folder, ``home / project``
   (default ``~/.toon-memory/team/<project>``), which it creates.
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 
     from toon_memory.memory.api import Memory
     from toon_memory.memory.sharing import SyncReport
+    from toon_memory.store.team.listener import Listener
 
     Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -200,6 +203,13 @@ class Team:
         from toon_memory.memory.api import Memory
 
         return Memory(root, database="")  # the files, whatever TOON_MEMORY_DATABASE_URL says
+
+    def listen(self, heard: Callable[[str], None]) -> Listener:
+        """A started ``Listener``: ``heard(project)`` for each write notice of the database
+        (in its thread; again for every project heard of after a reconnect). Stop it."""
+        from toon_memory.store.team.listener import Listener
+
+        return Listener(self.url, heard).start()
 
     def opened(self) -> list[tuple[str, Memory]]:
         """(project, memory) of each memory ``memory`` has opened so far."""

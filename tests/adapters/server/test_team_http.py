@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -205,6 +206,50 @@ def test_a_write_through_one_server_is_recalled_through_another(team: Team, spaw
     assert _keys(before) == []
     _calls(first, "acme", token, _remember("rollout-plan", "canary rollout first"))
     (after,) = _calls(second, "acme", token, _recall("rollout"))  # the very next call
+    assert _keys(after) == ["rollout-plan"]
+
+
+def _index_rev(index: Path) -> int | None:
+    """The revision a server's local index of a project describes (None: not there yet)."""
+    import sqlite3
+
+    from toon_memory.store.team.team_index import decode
+
+    if not index.exists():
+        return None
+    with sqlite3.connect(f"file:{index}?mode=ro", uri=True) as conn:
+        found = conn.execute("SELECT v FROM meta WHERE k = 'position'").fetchone()
+    position = decode(str(found[0])) if found else None
+    return None if position is None else position[1]
+
+
+def test_a_write_through_one_server_reaches_another_servers_index_with_no_call(
+    team: Team, spawn: Spawn, team_database: str, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    from toon_memory.store.paths import MemoryPaths
+    from toon_memory.store.team.team_index import index_file
+
+    first, second = spawn(), spawn()
+    token = team.create_token("alice", "write").token
+    (before,) = _calls(second, "acme", token, _recall("rollout"))  # second opens acme
+    assert _keys(before) == []
+    monkeypatch.setenv("TOON_MEMORY_HOME", str(tmp_path / "home"))  # the servers' home
+    index = index_file(MemoryPaths.for_project(tmp_path / "server-1" / "acme"), team_database,
+                       "acme")  # fmt: skip
+    assert _index_rev(index) == 0
+    _calls(first, "web", token, _remember("web-db", "a project the second never opened"))
+    _calls(first, "acme", token, _remember("rollout-plan", "canary rollout first"))
+    with psycopg.connect(team_database) as conn:
+        rev = conn.execute("SELECT rev FROM projects WHERE name = 'acme'").fetchone()
+    assert rev is not None and rev[0] >= 1
+    deadline = time.monotonic() + 1.0  # pushed: within 1 s, with no call to the second
+    while _index_rev(index) != rev[0] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _index_rev(index) == rev[0]
+    # web's notice came first and was ignored: the second never opened web, and does not now
+    assert not (tmp_path / "server-1" / "web").exists()
+    (after,) = _calls(second, "acme", token, _recall("rollout"))
     assert _keys(after) == ["rollout-plan"]
 
 

@@ -16,6 +16,10 @@ Invariants:
   its author (``Memory.author``, stamped as ``meta.author``).
 - Calls on one project run one at a time in this process (a lock per project); calls on
   different projects run side by side.
+- While it serves, a write notice (``Team.listen``) for a project this process has opened
+  refreshes that project's ``Memory`` (its index, or its state) under the same lock, in
+  the ``Refresher``'s thread: the next call finds it caught up. Notices for projects never
+  opened are ignored; ``close`` stops the listener and that thread.
 - Plain HTTP is served on loopback only unless ``--insecure-http`` says otherwise: TLS
   belongs to a reverse proxy in front (README, "Team server").
 """
@@ -27,7 +31,7 @@ import sys
 import threading
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from toon_memory.adapters.server.app import STOP_WAIT, ToonMemoryServer, error_result
 from toon_memory.adapters.server.heartbeat import ServerSession
@@ -52,6 +56,7 @@ if TYPE_CHECKING:
     from mcp_types import CallToolResult
 
     from toon_memory.adapters.server.specs import ToolSpec
+    from toon_memory.adapters.server.team_fresh import Refresher
     from toon_memory.memory.api import Memory
     from toon_memory.memory.team import Grant, Team
 
@@ -64,6 +69,12 @@ TLS_ADVICE = (
     "put TLS in front (Caddy or nginx on this host, see the README's 'Team server') and "
     "bind 127.0.0.1, or pass --insecure-http on a network you trust"
 )
+
+
+class _Stops(Protocol):
+    """What the server keeps of its listener (``Team.listen``): a way to stop it."""
+
+    def stop(self, timeout: float = ...) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +188,8 @@ class TeamServer(ToonMemoryServer):
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._quiet = _NoSession()
+        self._listener: _Stops | None = None
+        self._refresher: Refresher | None = None
 
     def session(self) -> ServerSession:
         return self._quiet
@@ -213,8 +226,39 @@ class TeamServer(ToonMemoryServer):
                 return error_result(spec, exc)
         return await super().call_tool(name, arguments, context)
 
+    # -- pushed freshness -------------------------------------------------
+    def listen(self) -> None:
+        """Refresh each opened project a write notice names (see the module's docstring)."""
+        from toon_memory.adapters.server.team_fresh import Refresher
+
+        if self._listener is None:
+            self._refresher = Refresher(self._refresh)
+            self._listener = self.team.listen(self._refresher.heard)
+
+    def _refresh(self, project: str) -> None:
+        memory = dict(self.team.opened()).get(project)
+        refresher = self._refresher
+        if memory is None or refresher is None:
+            return  # never opened here: its first call reads the head
+        lock = self._lock(project)
+        if not refresher.wait_lock(lock):
+            return
+        try:
+            memory.refresh()
+        finally:
+            lock.release()
+
+    def _stop_listening(self, wait: float | None) -> None:
+        listener, refresher = self._listener, self._refresher
+        self._listener = self._refresher = None
+        for part in (listener, refresher):
+            if part is not None:
+                part.stop(5.0 if wait is None else max(wait, 1.0))
+
     def close(self, wait: float | None = None) -> bool:
-        """Close every project opened (each waits at most ``wait`` s for its running call)."""
+        """Stop the listener, then close every project opened (each waits at most ``wait`` s
+        for its running call)."""
+        self._stop_listening(wait)
         done = True
         for project, memory in self.team.opened():
             lock = self._lock(project)
@@ -242,6 +286,7 @@ def run_team(team: Team, host: str, port: int, insecure: bool = False) -> NoRetu
     check_host(host, insecure)
     team.check()
     server = TeamServer(team)
+    server.listen()
     # Behind a proxy the Host header is the public name: the guard's Origin check and the
     # bearer token stand in for the SDK's Host check (DNS rebinding needs neither).
     security = TransportSecuritySettings(enable_dns_rebinding_protection=False)

@@ -53,6 +53,23 @@ def describe(url: str) -> str:
     return f"{user}{host}:{parts.get('port') or 5432}/{parts.get('dbname') or ''}"
 
 
+def redacted(url: str, exc: BaseException) -> str:
+    """The first line of ``exc``'s message, with the URL's password (if any) cut out."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    text = _first_line(exc)
+    try:
+        password = str(conninfo_to_dict(url).get("password") or "")
+    except Exception:  # an unreadable URL: its message may quote any part of it
+        return type(exc).__name__
+    if password:
+        from urllib.parse import quote
+
+        for form in (password, quote(password, safe="")):
+            text = text.replace(form, "***")
+    return text
+
+
 def _pool(url: str) -> ConnectionPool[Any]:
     with _GUARD:
         pool = _POOLS.get(url)

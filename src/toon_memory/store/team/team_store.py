@@ -15,11 +15,13 @@ Invariants:
   file memory's SQLite index, caught up from the rows), so a server that only recalls,
   remembers and looks entries up never loads every entry; what needs them all loads the
   state, as a file memory does.
-- Freshness is read, not pushed: each read asks for the project's row (one indexed row,
-  ~0.3 ms on loopback), so a write through any server is seen by the very next call
-  anywhere, and a server that lost its connection cannot miss one. LISTEN/NOTIFY would
-  save that round trip but can lose a notice when its connection drops; every write
-  still sends ``pg_notify('toon_memory', <project>)`` for whatever listens.
+- Freshness is read, and pushed on top. Read: each read asks for the project's row (one
+  indexed row, ~0.3 ms on loopback), so a write through any server is seen by the very
+  next call anywhere, and a server that lost its connection cannot miss one. Pushed:
+  every write sends ``pg_notify('toon_memory', <project>)`` in its transaction (heard at
+  commit); a team server listens (``store.team.listener``) and catches the projects it
+  has opened up at once (``Memory.refresh``), so the next call finds nothing to apply.
+  A lost notice only delays that warm-up: the revision read stays the truth.
 - Sessions (heartbeats) are rows of the database too (``store.team.sessions``), so every
   server sees every agent; the other side files (captured notes, settings, the local
   index) stay under ``paths``, a local folder of the process that serves the project.
