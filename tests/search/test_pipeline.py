@@ -5,10 +5,12 @@ test_pipeline_fuzz.py."""
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from tests.search.builders import TODAY, entry
+from tests.store.test_index_db import _writes as _index_writes
 
+from toon_memory.model.entry import Entry
 from toon_memory.search.corpus import Corpus
 from toon_memory.search.intent import NONE
 from toon_memory.search.options import RecallOptions
@@ -83,3 +85,40 @@ def test_rank_entries_order_and_limit(rows: list[tuple[str, int, bool]], query: 
     assert keys == sorted(keys)
     assert all(0 <= h.relevance <= 100 for h in result.hits)
     assert len({h.entry.id for h in result.hits}) == len(result.hits)
+
+
+_SUPERSEDED_THEN = [  # a version valid on 2026-06-01: ``as_of`` admits it
+    entry("old-bug", "redis timeout old version", category="bug", status="superseded",
+          created="2026-05-01T00:00:00Z", date="2026-05-01", superseded_on="2026-06-20"),
+    entry("old-bug", "redis timeout current version", category="bug", id="0000abcd",
+          created="2026-06-20T00:00:00Z", date="2026-06-20"),
+]  # fmt: skip
+
+
+@given(st.lists(_index_writes, max_size=20), st.sampled_from(["bug", "decision", "pattern"]),
+       st.sampled_from(["", "2026-06-01"]))  # fmt: skip
+@example(_SUPERSEDED_THEN, "bug", "2026-06-01")
+def test_the_category_hint_changes_no_answer(
+    entries: list[Entry], category: str, as_of: str
+) -> None:
+    """A category filter drops other matches from derived data before any entry is read
+    (``_only_category``); the answers are those of checking every match's entry."""
+    from unittest.mock import patch
+
+    from toon_memory.search import Engine, pipeline
+
+    engine = Engine.build(entries)
+    for query in ("redis timeout", "auth token pool", "cache"):
+        opts = RecallOptions(query=query, limit=6, category=category, as_of=as_of)
+        hinted = engine.recall(opts, today=TODAY)
+        with patch.object(pipeline, "_only_category", lambda o, history: ""):
+            plain = engine.recall(opts, today=TODAY)
+        assert [(h.entry.id, h.score) for h in hinted.hits] == [
+            (h.entry.id, h.score) for h in plain.hits
+        ]
+        assert hinted.total == plain.total
+        assert all(h.entry.category == category for h in hinted.hits)
+    if entries is _SUPERSEDED_THEN:  # the example: the old version is what as_of finds
+        found = engine.recall(RecallOptions(query="redis", category="bug", as_of=as_of),
+                              today=TODAY)  # fmt: skip
+        assert "superseded" in {h.entry.status for h in found.hits}

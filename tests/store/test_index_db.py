@@ -29,7 +29,8 @@ _KEYS = [f"k{i}" for i in range(12)]
 _QUERIES = ["redis timeout", "auth token", "worker pool queue", "顺丰", "deploy k3", "cache",
             "latest redis", ""]  # fmt: skip
 _OPTIONS = [{}, {"rrf": False}, {"mode": "graph", "hops": 2}, {"smart": True, "mode": "graph"},
-            {"category": "bug"}, {"as_of": "2026-06-01"}]  # fmt: skip
+            {"category": "bug"}, {"as_of": "2026-06-01"},
+            {"category": "decision", "as_of": "2026-06-01"}]  # fmt: skip
 
 
 def _entry(key: str, words: list[str], links: list[str], extra: dict[str, object]) -> Entry:

@@ -86,9 +86,11 @@ class RankCorpus(Protocol):
         ...
 
     def allowed_slots(
-        self, scores: dict[int, float], allowed: Callable[[str], bool]
+        self, scores: dict[int, float], allowed: Callable[[str], bool], category: str = ""
     ) -> dict[int, float]:
-        """The scores of the matches (by slot) that ``allowed`` lets through."""
+        """The scores of the matches (by slot) that ``allowed`` lets through. ``category``:
+        the caller knows ``allowed`` passes active entries of that category only, so the
+        others are dropped from derived data first, without reading them."""
         ...
 
     def prefetch(self, nodes: Collection[str]) -> None:
@@ -132,10 +134,12 @@ class Corpus:
         return {n: scores[n] for n in rank.top(scores, limit)}
 
     def allowed_slots(
-        self, scores: dict[int, float], allowed: Callable[[str], bool]
+        self, scores: dict[int, float], allowed: Callable[[str], bool], category: str = ""
     ) -> dict[int, float]:
-        doc_id = self.index.doc_id
-        return {slot: value for slot, value in scores.items() if allowed(doc_id(slot))}
+        doc_id, active = self.index.doc_id, self.active_category
+        return {slot: value for slot, value in scores.items()
+                if (not category or active.get(doc_id(slot)) == category)
+                and allowed(doc_id(slot))}  # fmt: skip
 
     def category_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -96,7 +96,8 @@ def rank_entries(
     groups = query_terms(o.query)
     if groups:
         groups, weights = crosslang.expand(groups, detect_language(o.query))
-        relevance, hop, via, total = _matched(corpus, o, groups, weights, allowed)
+        only = _only_category(o, history)
+        relevance, hop, via, total = _matched(corpus, o, groups, weights, (allowed, only))
         if intent:
             apply_intent(corpus, relevance, hop, via, intent, allowed)
     else:
@@ -147,14 +148,16 @@ def _matched(
     o: RecallOptions,
     groups: list[tuple[str, ...]],
     weights: list[dict[str, float]],
-    allowed: Callable[[str], bool],
+    eligible: tuple[Callable[[str], bool], str],
 ) -> tuple[dict[str, float], dict[str, int], dict[str, str], int]:
-    """BM25F matches (spread over the graph in graph mode): relevance, hop, via, count."""
+    """BM25F matches (spread over the graph in graph mode): relevance, hop, via, count.
+    ``eligible``: the eligibility test and the category it implies (``_only_category``)."""
     index = corpus.index
+    allowed = eligible[0]
     found = _pruned(corpus, o, groups, weights, allowed)
     if found is None:
         parts: Sequence[Mapping[int, float]] = index.score_slots(groups, weights)
-        total = _exclude(corpus, rank.merge(parts), o, allowed)
+        total = _exclude(corpus, rank.merge(parts), o, eligible)
         best, count = rank.top(total, POOL), len(total)
     else:
         best, total, count, parts = found
@@ -200,16 +203,26 @@ def _strict(o: RecallOptions) -> bool:
 
 
 def _exclude(
-    corpus: RankCorpus, total: dict[int, float], o: RecallOptions, allowed: Callable[[str], bool]
+    corpus: RankCorpus,
+    total: dict[int, float],
+    o: RecallOptions,
+    eligible: tuple[Callable[[str], bool], str],
 ) -> dict[int, float]:
     """Drop ineligible matches (by index slot), checking as few entries as possible."""
+    allowed, only = eligible
     if _strict(o) or len(total) < len(corpus.conditional):
-        return corpus.allowed_slots(total, allowed)
+        return corpus.allowed_slots(total, allowed, only)
     for node in corpus.conditional:
         slot = corpus.index.slot(node)
         if slot is not None and slot in total and not allowed(node):
             del total[slot]
     return total
+
+
+def _only_category(o: RecallOptions, history: str) -> str:
+    """The category every eligible entry is an active entry of (``signals.eligible``: a
+    category filter, and no ``as_of`` or ``history`` that re-admits superseded ones)."""
+    return o.category if o.category and not o.as_of and not history else ""
 
 
 def _fuse(

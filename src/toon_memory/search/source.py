@@ -43,6 +43,10 @@ class CorpusSource(Protocol):
     def slot(self, doc_id: str) -> int | None: ...
     def doc_id(self, slot: int) -> str: ...
     def doc_ids(self, slots: Sequence[int]) -> list[str]: ...
+    def active_ids(self, slots: Sequence[int], category: str) -> list[str]:
+        """``doc_ids``, "" for every slot that is not an active entry of ``category``."""
+        ...
+
     def entry(self, doc_id: str) -> Entry | None: ...
     def seq(self, doc_id: str) -> int:
         """When the node last joined the graph (a later upsert: a larger number)."""
@@ -379,17 +383,19 @@ class SourceCorpus:
         return sorted(self.source.ids_with_key(key))
 
     def allowed_slots(
-        self, scores: dict[int, float], allowed: Callable[[str], bool]
+        self, scores: dict[int, float], allowed: Callable[[str], bool], category: str = ""
     ) -> dict[int, float]:
         """``Corpus.allowed_slots`` read in chunks: a filter over many matches holds the
-        rows of one chunk at a time (the candidates' rows are read again by ``prefetch``)."""
+        rows of one chunk at a time (the candidates' rows are read again by ``prefetch``);
+        a ``category`` is checked in the index's rows, so other entries are never read."""
         kept: dict[int, float] = {}
         slots = list(scores)
         seen = self.entries.seen
         for start in range(0, len(slots), _CHUNK):
             chunk = slots[start : start + _CHUNK]
-            ids = self.source.doc_ids(chunk)
-            rows = self.source.entries_of([i for i in ids if i not in seen])
+            ids = (self.source.active_ids(chunk, category) if category
+                   else self.source.doc_ids(chunk))  # fmt: skip
+            rows = self.source.entries_of([i for i in ids if i and i not in seen])
             seen.update(rows)
             for slot, node in zip(chunk, ids, strict=True):
                 if node and allowed(node):

@@ -81,6 +81,15 @@ class IndexReads:
             found.update(self.conn.execute(sql, part).fetchall())
         return [found.get(slot, "") for slot in slots]
 
+    def active_ids(self, slots: Sequence[int], category: str) -> list[str]:
+        found: dict[int, str] = {}
+        for i in range(0, len(slots), 400):
+            part = list(slots[i : i + 400])
+            sql = (f"SELECT slot, id FROM docs WHERE slot IN ({','.join('?' * len(part))})"
+                   " AND active_category = ?")  # fmt: skip
+            found.update(self.conn.execute(sql, [*part, category]).fetchall())
+        return [found.get(slot, "") for slot in slots]
+
     def entry(self, doc_id: str) -> Entry | None:
         sql = "SELECT body, accessed, last_accessed FROM docs WHERE id = ?"
         found = self.conn.execute(sql, (doc_id,)).fetchone()
