@@ -141,8 +141,6 @@ class Store(Compaction, Damage):
         """The state for filling a derived index: the loaded one, else read from the cache
         or the files without building the search engine or writing the cache (a process
         that asks for the full state later builds its engine then)."""
-        if self._state is not None:
-            return self.state()
         make, self._make_derived, self._caching = self._make_derived, None, False
         try:
             return self.state()
