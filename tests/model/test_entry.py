@@ -164,3 +164,19 @@ def test_entry_map_is_a_mutable_mapping() -> None:
 
 def test_fields_and_attributes_pair_up() -> None:
     assert len(FIELDS) == len(ATTRIBUTES) == len(set(FIELDS))
+
+
+@given(st.one_of(st.text(alphabet=" ;,ab\t\n", max_size=20),
+                 st.lists(st.text(alphabet=" ;ab", max_size=4), max_size=5)),
+       st.sampled_from([";", " ;", ";,", " "]))  # fmt: skip
+def test_split_list_splits_on_any_separator_whatever_the_path(value: object, seps: str) -> None:
+    """One separator splits with ``str.split``, several with a cached pattern: both as a
+    plain regex split would, stripped, without empties or repeats, first seen first."""
+    import re
+
+    items = list(value) if isinstance(value, list) else re.split(f"[{re.escape(seps)}]", value)
+    want: list[str] = []
+    for item in items:
+        if item.strip() and item.strip() not in want:
+            want.append(item.strip())
+    assert split_list(value, seps) == want

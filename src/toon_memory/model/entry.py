@@ -12,6 +12,7 @@ import marshal
 import re
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field, fields, replace
+from functools import cache
 from typing import Any
 
 from toon_memory.errors import quote
@@ -139,17 +140,24 @@ def split_list(value: Any, seps: str) -> list[str]:
     """A list cell from a string (split on any of ``seps``) or a list; no empties, no dupes."""
     if value is None or value == "":
         return []
-    items: list[Any]
+    items: list[Any] | tuple[Any, ...]
     if isinstance(value, (list, tuple)):
-        items = list(value)
+        items = value
+    elif len(seps) == 1:
+        items = str(value).split(seps)
     else:
-        items = re.split("[" + re.escape(seps) + "]", str(value))
+        items = _splitter(seps).split(str(value))
     out: dict[str, None] = {}
     for item in items:
-        text = str(item).strip()
+        text = item.strip() if type(item) is str else str(item).strip()
         if text:
-            out.setdefault(text)
+            out[text] = None
     return list(out)
+
+
+@cache
+def _splitter(seps: str) -> re.Pattern[str]:
+    return re.compile("[" + re.escape(seps) + "]")
 
 
 def _as_int(value: Any, name: str) -> int:
