@@ -65,27 +65,28 @@ class Analysed:
 
     def __init__(self, entries: Iterable[Entry], analyse: Analyse) -> None:
         self._docs: list[Document] = []
-        #: term -> its slots and frequencies, as two flat arrays (a tenth of tuples' RAM).
-        self._postings: dict[str, tuple[array[int], array[float]]] = {}
+        #: term -> its postings as one flat array: slot, tf, slot, tf… (slots are whole
+        #: numbers far below 2**53, exact as doubles): a tenth of tuples' RAM, one append.
+        self._postings: dict[str, array[float]] = {}
         self._total = 0.0
+        postings = self._postings
         for slot, entry in enumerate(entries):
             terms, length, links, family = analyse(entry)
             self._docs.append((slot, entry.id, slot + 1, length, list(terms), links, family))
             self._total += length
             for term, tf in terms.items():
-                found = self._postings.get(term)
+                found = postings.get(term)
                 if found is None:
-                    found = self._postings[term] = (array("l"), array("d"))
-                found[0].append(slot)
-                found[1].append(tf)
+                    found = postings[term] = array("d")
+                found.append(slot)
+                found.append(tf)
 
     def documents(self) -> Iterable[Document]:
         return self._docs
 
     def postings(self) -> Iterable[tuple[str, Iterable[tuple[int, float]]]]:
-        return (
-            (term, zip(slots, tfs, strict=True)) for term, (slots, tfs) in self._postings.items()
-        )
+        return ((term, zip(map(int, flat[0::2]), flat[1::2], strict=True))
+                for term, flat in self._postings.items())  # fmt: skip
 
     def total_length(self) -> float:
         return self._total
