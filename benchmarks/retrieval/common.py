@@ -94,7 +94,8 @@ def build_ranker(entries: list[Any], engine: str = "memory") -> Any:
     from toon_memory.search.corpus import analyse
     from toon_memory.search.engine import Ranker
     from toon_memory.search.source import SourceCorpus
-    from toon_memory.store.index_db import Analysed, IndexDb
+    from toon_memory.store.index_bulk import Analysed
+    from toon_memory.store.index_db import IndexDb
 
     folder = Path(tempfile.mkdtemp(prefix="toon-index-"))
     db = IndexDb.open(folder / "index.sqlite", "benchmark")

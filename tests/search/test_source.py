@@ -13,7 +13,8 @@ from toon_memory.search import Engine, RecallOptions
 from toon_memory.search.corpus import analyse
 from toon_memory.search.engine import Ranker
 from toon_memory.search.source import SourceCorpus
-from toon_memory.store.index_db import Analysed, IndexDb
+from toon_memory.store.index_bulk import Analysed
+from toon_memory.store.index_db import IndexDb
 
 ENTRIES = [
     entry("redis-pool", "Redis pool raised to 20 under load", category="bug", priority=1),

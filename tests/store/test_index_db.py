@@ -21,7 +21,8 @@ from toon_memory.search import Engine, RecallOptions, RecallResult
 from toon_memory.search.corpus import analyse
 from toon_memory.search.engine import Ranker
 from toon_memory.search.source import SourceCorpus
-from toon_memory.store.index_db import Analysed, IndexDb
+from toon_memory.store.index_bulk import Analysed
+from toon_memory.store.index_db import IndexDb
 
 _WORDS = ["redis", "cache", "timeout", "auth", "token", "deploy", "Speicherlimit", "worker",
           "pods", "顺丰速运", "api", "pool", "queue", "retry"]  # fmt: skip

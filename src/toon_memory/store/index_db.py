@@ -25,73 +25,26 @@ sealed pickle cache; ``store.index_sync``).
 from __future__ import annotations
 
 import contextlib
-import marshal
 import sqlite3
 import threading
-from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Protocol
 
-from toon_memory.model.entry import ATTRIBUTES, Entry
+from toon_memory.model.entry import Entry
+from toon_memory.store.index_bulk import (
+    INSERT_DOC,
+    TERM_SEP,
+    Analyse,
+    Bulk,
+    doc_row,
+    fill,
+)
 from toon_memory.store.index_changes import Change, TermChanges
 from toon_memory.store.index_reads import IndexReads
 from toon_memory.store.paths import MemoryPaths
 
 #: Bump when the tables change.
 SCHEMA = 7
-#: What ``analyse`` gives for one entry: weighted terms, weighted length, typed links.
-Analysis = tuple[dict[str, float], float, list[tuple[str, str]], str]
-Analyse = Callable[[Entry], Analysis]
-_SEP = "\x00"
-_INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 18)})"
-#: One analysed entry: (slot, id, graph order, weighted length, terms, typed links, family).
-Document = tuple[int, str, int, float, list[str], list[tuple[str, str]], str]
-
-
-class Bulk(Protocol):
-    """An analysed corpus to load at once (the search engine's, or ``Analysed``)."""
-
-    def documents(self) -> Iterable[Document]: ...
-    def postings(self) -> Iterable[tuple[str, Iterable[tuple[int, float]]]]:
-        """Every term with its (slot, tf) postings, in slot order."""
-        ...
-
-    def total_length(self) -> float: ...
-
-
-class Analysed:
-    """``Bulk`` computed here by ``analyse`` (in entry order; no engine at hand)."""
-
-    def __init__(self, entries: Iterable[Entry], analyse: Analyse) -> None:
-        self._docs: list[Document] = []
-        #: term -> its postings as one flat array: slot, tf, slot, tf… (slots are whole
-        #: numbers far below 2**53, exact as doubles): a tenth of tuples' RAM, one append.
-        self._postings: dict[str, array[float]] = {}
-        self._total = 0.0
-        postings = self._postings
-        for slot, entry in enumerate(entries):
-            terms, length, links, family = analyse(entry)
-            self._docs.append((slot, entry.id, slot + 1, length, list(terms), links, family))
-            self._total += length
-            for term, tf in terms.items():
-                found = postings.get(term)
-                if found is None:
-                    found = postings[term] = array("d")
-                found.append(slot)
-                found.append(tf)
-
-    def documents(self) -> Iterable[Document]:
-        return self._docs
-
-    def postings(self) -> Iterable[tuple[str, Iterable[tuple[int, float]]]]:
-        return ((term, zip(map(int, flat[0::2]), flat[1::2], strict=True))
-                for term, flat in self._postings.items())  # fmt: skip
-
-    def total_length(self) -> float:
-        return self._total
-
-
 _TABLES = """
 CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE docs (
@@ -230,33 +183,10 @@ class IndexDb(IndexReads):
     def load(self, bulk: Bulk, entries: Mapping[str, Entry], pending: Mapping[str, int]) -> None:
         """Fill an empty index from an analysed corpus (``bulk``) over ``entries``."""
         self._changes.forget()
-        lengths: dict[int, float] = {}
-        order = {doc_id: pos for pos, doc_id in enumerate(entries)}  # file order
-        seq = 0
-        links: list[tuple[int, int, str, str]] = []
-        docs: list[tuple[object, ...]] = []
-        for slot, doc_id, seq, length, terms, out, family in bulk.documents():
-            lengths[slot] = length
-            row = _doc_row(slot, entries[doc_id], seq, (length, terms, family),
-                           pending.get(doc_id, 0),
-                           order[doc_id])  # fmt: skip
-            docs.append(row)
-            links.extend((slot, pos, kind, target) for pos, (kind, target) in enumerate(out))
-            if len(docs) >= 5_000:
-                self.conn.executemany(_INSERT_DOC, docs)
-                docs.clear()
-        self.conn.executemany(_INSERT_DOC, docs)
-        self.conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?)", links)
-        ver = self._next_ver()
-        counted: list[tuple[int, str, int, int]] = []
-        self.conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)",
-                              _posting_rows(bulk, lengths, counted, ver))  # fmt: skip
-        self.conn.executemany("INSERT INTO terms VALUES (?, ?, ?, ?)", counted)
+        seq = fill(self.conn, bulk, entries, pending, self._next_ver())
         self._total = bulk.total_length()
         self._set_meta("seq", str(seq))
         self._set_meta("builds", str(self.builds() + 1))
-        for statement in filter(str.strip, _DEGREES.split(";\n")):
-            self.conn.execute(statement)
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log into the file (after a rebuild: a small WAL opens fast)."""
@@ -274,8 +204,8 @@ class IndexDb(IndexReads):
         self._set_meta("seq", str(seq))
         terms, length, out, family = analyse(entry)
         entry = entry.copy(accessed=entry.accessed + pending)
-        doc = _doc_row(slot, entry, seq, (length, terms, family), pending, pos)
-        cur = self.conn.execute(_INSERT_DOC, doc)
+        doc = doc_row(slot, entry, seq, (length, terms, family), pending, pos)
+        cur = self.conn.execute(INSERT_DOC, doc)
         slot = int(cur.lastrowid or 0) if slot is None else slot
         self._total += length
         tids = self._term_ids(list(terms), create=True)
@@ -347,7 +277,7 @@ class IndexDb(IndexReads):
         ).fetchone()
         self._bump(self._neighbour_slots(slot, key), -1)
         self._total -= length
-        tids = self._term_ids([t for t in terms.split(_SEP) if t])
+        tids = self._term_ids([t for t in terms.split(TERM_SEP) if t])
         self.conn.executemany("DELETE FROM postings WHERE tid = ? AND slot = ?",
                               [(tid, slot) for tid, _ver in tids.values()])  # fmt: skip
         self._count_terms(tids, -1, (slot, None, length))
@@ -366,51 +296,6 @@ class IndexDb(IndexReads):
         self.conn.executemany(
             "UPDATE docs SET degree = degree + ? WHERE slot = ?", [(delta, s) for s in slots]
         )
-
-
-def _posting_rows(
-    bulk: Bulk, lengths: Mapping[int, float], terms: list[tuple[int, str, int, int]], ver: int
-) -> Iterator[tuple[int, int, float, float]]:
-    """Every posting row of ``bulk`` in (term, slot) order, one ``executemany`` for all;
-    each term's row goes to ``terms`` once its postings are counted."""
-    for tid, (term, plist) in enumerate(bulk.postings(), start=1):
-        df = 0
-        for slot, tf in plist:
-            df += 1
-            yield tid, slot, tf, lengths[slot]
-        terms.append((tid, term, df, ver))
-
-
-_DEGREES = """
-CREATE TEMP TABLE IF NOT EXISTS edge (a INTEGER, b INTEGER);
-DELETE FROM edge;
-INSERT INTO edge SELECT l.src, d.slot FROM links l JOIN docs d ON d.key = l.target
- WHERE d.slot != l.src;
-CREATE TEMP TABLE IF NOT EXISTS deg (slot INTEGER PRIMARY KEY, n INTEGER);
-DELETE FROM deg;
-INSERT INTO deg SELECT a, count(*) FROM (SELECT a, b FROM edge UNION SELECT b, a FROM edge)
- GROUP BY a;
-UPDATE docs SET degree = coalesce((SELECT n FROM deg WHERE deg.slot = docs.slot), 0);
-DELETE FROM edge;
-DELETE FROM deg;
-"""
-
-
-def _doc_row(
-    slot: int | None,
-    entry: Entry,
-    seq: int,
-    analysed: tuple[float, Iterable[str], str],
-    pending: int,
-    pos: int,
-) -> tuple[object, ...]:
-    length, terms, family = analysed
-    conditional = bool(entry.ttl) or entry.status != "active"
-    body = marshal.dumps(tuple(getattr(entry, name) for name in ATTRIBUTES))
-    return (slot, entry.id, entry.key, seq, length, 0, conditional, entry.priority > 0,
-            entry.category if entry.status == "active" else None, entry.last_accessed,
-            entry.date, entry.created, entry.accessed, pending, _SEP.join(terms), body,
-            pos, family)  # fmt: skip
 
 
 def _create(conn: sqlite3.Connection, version: str) -> None:

@@ -24,7 +24,8 @@ from toon_memory.store import journal
 from toon_memory.store.cache import FileId, Position, file_id
 from toon_memory.store.compaction import inode_size
 from toon_memory.store.index_anchor import decode_position, encode_position, fold_accesses
-from toon_memory.store.index_db import Analyse, Analysed, Bulk, IndexDb, drop_index, index_path
+from toon_memory.store.index_bulk import Analyse, Analysed, Bulk
+from toon_memory.store.index_db import IndexDb, drop_index, index_path
 from toon_memory.store.index_view import IndexView
 from toon_memory.store.paths import MemoryPaths
 

@@ -50,7 +50,8 @@ from toon_memory.system.oserrors import explain, folder_writable, is_read_only, 
 
 if TYPE_CHECKING:
     from toon_memory.store.heartbeats import Heartbeats
-    from toon_memory.store.index_db import Analyse, IndexDb
+    from toon_memory.store.index_bulk import Analyse
+    from toon_memory.store.index_db import IndexDb
     from toon_memory.store.index_view import IndexView
 
 T = TypeVar("T")

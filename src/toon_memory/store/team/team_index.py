@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toon_memory.model.entry import entry_from_row
-from toon_memory.store.index_db import Analyse, Analysed, IndexDb
+from toon_memory.store.index_bulk import Analyse, Analysed
+from toon_memory.store.index_db import IndexDb
 from toon_memory.store.state import State
 from toon_memory.store.team import rows
 from toon_memory.store.team.database import describe

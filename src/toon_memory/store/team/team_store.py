@@ -51,7 +51,8 @@ if TYPE_CHECKING:
 
     from toon_memory.store.crypto import Key
     from toon_memory.store.heartbeats import Heartbeats
-    from toon_memory.store.index_db import Analyse, IndexDb
+    from toon_memory.store.index_bulk import Analyse
+    from toon_memory.store.index_db import IndexDb
     from toon_memory.store.index_view import IndexView
     from toon_memory.store.paths import MemoryPaths
 
