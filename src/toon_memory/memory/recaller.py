@@ -85,9 +85,9 @@ class Recaller:
         """For a writer holding the store's lock: a view of the index, current with the
         files, or None (a memory under ``lean_from()`` bytes, whose state loads in a few
         ms and then answers faster, or no usable index: the writer loads the state)."""
-        from toon_memory.store.index_sync import lean_from
+        from toon_memory.store.index_sync import serves_writes
 
-        if not self.store.prefers_index(lean_from()):
+        if not serves_writes(self.store):
             return None
         from toon_memory.search.corpus import analyse
 

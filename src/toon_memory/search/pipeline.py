@@ -97,7 +97,7 @@ def rank_entries(
     if groups:
         groups, weights = crosslang.expand(groups, detect_language(o.query))
         only = _only_category(o, history)
-        relevance, hop, via, total = _matched(corpus, o, groups, weights, (allowed, only))
+        relevance, hop, via, total = _matched(corpus, o, groups, weights, allowed, only)
         if intent:
             apply_intent(corpus, relevance, hop, via, intent, allowed)
     else:
@@ -148,16 +148,16 @@ def _matched(
     o: RecallOptions,
     groups: list[tuple[str, ...]],
     weights: list[dict[str, float]],
-    eligible: tuple[Callable[[str], bool], str],
+    allowed: Callable[[str], bool],
+    only: str = "",
 ) -> tuple[dict[str, float], dict[str, int], dict[str, str], int]:
     """BM25F matches (spread over the graph in graph mode): relevance, hop, via, count.
-    ``eligible``: the eligibility test and the category it implies (``_only_category``)."""
+    ``only``: the category ``allowed`` implies (``_only_category``), or ""."""
     index = corpus.index
-    allowed = eligible[0]
     found = _pruned(corpus, o, groups, weights, allowed)
     if found is None:
         parts: Sequence[Mapping[int, float]] = index.score_slots(groups, weights)
-        total = _exclude(corpus, rank.merge(parts), o, eligible)
+        total = _exclude(corpus, rank.merge(parts), o, allowed, only)
         best, count = rank.top(total, POOL), len(total)
     else:
         best, total, count, parts = found
@@ -206,10 +206,10 @@ def _exclude(
     corpus: RankCorpus,
     total: dict[int, float],
     o: RecallOptions,
-    eligible: tuple[Callable[[str], bool], str],
+    allowed: Callable[[str], bool],
+    only: str,
 ) -> dict[int, float]:
     """Drop ineligible matches (by index slot), checking as few entries as possible."""
-    allowed, only = eligible
     if _strict(o) or len(total) < len(corpus.conditional):
         return corpus.allowed_slots(total, allowed, only)
     for node in corpus.conditional:

@@ -45,6 +45,11 @@ def lean_from() -> int:
     return int(raw) if raw.isdigit() else LEAN_BYTES
 
 
+def serves_writes(store: Store) -> bool:
+    """Does the index serve the store's single-entry reads and writes (``lean_from()``)?"""
+    return store.prefers_index(lean_from())
+
+
 class Store(Protocol):
     """What keeping the index needs of a file store (``store.store.Store``, which calls
     this module: a protocol, so the two modules do not import each other)."""
@@ -161,7 +166,7 @@ def _rebuild(db: IndexDb, store: Store, analyse: Analyse) -> None:
     cache has one, else analysed here. A memory the index serves writes for is read bare
     (no engine, no cache: only whole-memory commands need them); a smaller one is loaded
     whole, engine and cache, since its next write loads that state anyway."""
-    state = store.bare_state() if store.prefers_index(lean_from()) else store.state()
+    state = store.bare_state() if serves_writes(store) else store.state()
     position = store.position()
     export = getattr(state.derived, "export", None)
     bulk: Bulk = export() if export is not None else Analysed(state.entries.values(), analyse)

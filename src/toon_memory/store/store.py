@@ -81,8 +81,6 @@ class Store(Compaction, Damage):
         self._notices: list[str] = []
         self._told: set[str] = set()
         self._key: Key | None = None
-        #: False while ``bare_state`` reads: a state without its engine is not cached.
-        self._caching = True
 
     # -- reading ---------------------------------------------------------
     def loaded(self) -> State | None:
@@ -117,36 +115,37 @@ class Store(Compaction, Damage):
     def _seal(self, data: bytes) -> bytes:
         return keys.seal_bytes(data, self._key)
 
-    def state(self) -> State:
-        """The current state, brought up to date with the files (cheap when unchanged)."""
+    def state(self, engine: bool = True) -> State:
+        """The current state, brought up to date with the files (cheap when unchanged).
+
+        ``engine=False`` (``bare_state``): without building the search engine, and without
+        writing the cache, when neither exists yet; a later ``state()`` builds the engine."""
         self.key()
         if self._state is not None and self._pos is not None and self._catch_up(self._pos):
-            if self._state.derived is None and self._make_derived is not None:
-                self._state.derived = self._make_derived(self._state.entries)  # was bare
-            return self._state
+            return self._with_engine(engine)
         cached = load_cache(self.paths.cache, self._cache_version, self._key)
         if cached is not None:
             self._pos, self._state = cached
-            if self._state.derived is None and self._make_derived is not None:
-                self._state.derived = self._make_derived(self._state.entries)
             cached_offset = self._pos.journal_offset
             if self._catch_up(self._pos):
-                if self._pos.journal_offset - cached_offset > CACHE_REFRESH_BYTES:
+                if engine and self._pos.journal_offset - cached_offset > CACHE_REFRESH_BYTES:
                     self.save_cache()
-                return self._state
-        self._load_full()
-        assert self._state is not None
-        return self._state
+                return self._with_engine(engine)
+        self._load_full(engine)
+        return self._with_engine(engine)
 
     def bare_state(self) -> State:
         """The state for filling a derived index: the loaded one, else read from the cache
-        or the files without building the search engine or writing the cache (a process
-        that asks for the full state later builds its engine then)."""
-        make, self._make_derived, self._caching = self._make_derived, None, False
-        try:
-            return self.state()
-        finally:
-            self._make_derived, self._caching = make, True
+        or the files without building the search engine or writing the cache."""
+        return self.state(engine=False)
+
+    def _with_engine(self, engine: bool) -> State:
+        """The loaded state, its engine built first when ``engine`` asks for one."""
+        state = self._state
+        assert state is not None
+        if engine and state.derived is None and self._make_derived is not None:
+            state.derived = self._make_derived(state.entries)
+        return state
 
     def _catch_up(self, pos: Position) -> bool:
         """Replay the logs' new tails onto the state; False if the files moved under it."""
@@ -185,15 +184,14 @@ class Store(Compaction, Damage):
         state.fold_accesses(whole.decode("utf-8", "replace").splitlines())
         return start + len(whole)
 
-    def _load_full(self) -> None:
+    def _load_full(self, engine: bool) -> None:
         data_id = file_id(self.paths.data)
         doc = self._read_document(self.paths.data)
         state = State()
         state.load(doc.entries)
         state.summaries = {s.file: s for s in doc.summaries}
-        if self._make_derived is not None:
-            state.derived = self._make_derived(state.entries)
         self._state = state
+        self._with_engine(engine)
         self._pos = Position(data_id, None, 0, None, 0)
         if doc.migrated_from_ts:
             self._migrate(doc)
@@ -201,7 +199,8 @@ class Store(Compaction, Damage):
         for _attempt in range(3):  # False: a damaged journal was set aside; replay it again
             if self._catch_up(self._pos):
                 break
-        self.save_cache()
+        if engine:  # a bare read (for an index) leaves the cache to a full one
+            self.save_cache()
 
     def _read_document(self, path: Path) -> Document:
         try:
@@ -246,7 +245,7 @@ class Store(Compaction, Damage):
         return self._read_document(path)
 
     def save_cache(self) -> None:
-        if self._state is not None and self._pos is not None and self._caching:
+        if self._state is not None and self._pos is not None:
             notices, self._state.notices = self._state.notices, []
             save_cache(self.paths.cache, self._cache_version, self._pos, self._state, self._key)
             self._state.notices = notices

@@ -58,6 +58,15 @@ def remote_from(server: str | None, token_env: str | None) -> RemoteServer | Non
 
 def call(remote: RemoteServer, tool: str, arguments: dict[str, Any]) -> ToolAnswer:
     """One tool call on the team server; a tool error becomes a ``RemoteError`` (its text)."""
+    answer = _answer(remote, tool, arguments)
+    if answer.error:
+        raise RemoteError(f"the team server at {remote.url} answered {tool}: {answer.text}")
+    return answer
+
+
+def _answer(remote: RemoteServer, tool: str, arguments: dict[str, Any]) -> ToolAnswer:
+    """One tool call's answer, a tool error included (the server could not be reached, or
+    refused the token: ``RemoteError``)."""
     from toon_memory.adapters.server.client import call_tools
 
     token = os.environ.get(remote.token_env, "").strip()
@@ -65,8 +74,6 @@ def call(remote: RemoteServer, tool: str, arguments: dict[str, Any]) -> ToolAnsw
         raise RemoteError(f"no token for the team server at {remote.url}: set {remote.token_env} "
                           "(or name another variable with --token-env)")  # fmt: skip
     (answer,) = call_tools(remote.url, token, remote.token_env, [(tool, arguments)])
-    if answer.error:
-        raise RemoteError(f"the team server at {remote.url} answered {tool}: {answer.text}")
     return answer
 
 
@@ -82,13 +89,20 @@ def show_remote(remote: RemoteServer, tool: str, arguments: dict[str, Any], as_j
 def hook_reply(remote: RemoteServer, hook: HookCall, root: Path) -> str:
     """What a hook prints against a team server: session-start's context (its sessions and
     primer) in the agent's own reply shape; nothing for the other actions."""
+    starting = hook.action == "session-start"
     try:
-        data = call(remote, HOOK_TOOL, hook_arguments(hook, root)).data
-        text = str(data.get("context") or "") if isinstance(data, dict) else ""
-    except RemoteError as exc:
-        if hook.action != "session-start" or not _refused_tool(str(exc)):
+        answer = _answer(remote, HOOK_TOOL, hook_arguments(hook, root))
+    except RemoteError as exc:  # an older server may not know the tool at all
+        if not starting or f"Unknown tool: {HOOK_TOOL}" not in str(exc):
             raise
+        answer = None
+    if answer is not None and answer.error and not starting:
+        raise RemoteError(f"the team server at {remote.url} answered {HOOK_TOOL}: {answer.text}")
+    if answer is None or answer.error:  # refused (a read token, an older server): the primer
         text = call(remote, "memory_primer", {}).text
+    else:
+        data = answer.data
+        text = str(data.get("context") or "") if isinstance(data, dict) else ""
     if hook.action != "session-start" or not text.strip():
         return ""
     from toon_memory.adapters.installer.replies import context_reply
@@ -110,11 +124,6 @@ def hook_arguments(hook: HookCall, root: Path) -> dict[str, Any]:
     if hook.action == "post-tool":
         arguments["summary"] = activity_summary(hook.tool, files, hook.payload)
     return {k: v for k, v in arguments.items() if v}
-
-
-def _refused_tool(problem: str) -> bool:
-    """A ``memory_hook`` call the server answered with a refusal (an unknown tool, a role)."""
-    return f"answered {HOOK_TOOL}" in problem or f"Unknown tool: {HOOK_TOOL}" in problem
 
 
 def probe_remote(url: str, token_env: str) -> tuple[str, int, str]:

@@ -101,9 +101,10 @@ class TeamStore(Store):
             super().release()
             self._rev = self._arev = 0
 
-    def state(self) -> State:
+    def state(self, engine: bool = True) -> State:
         with self._mutex:
-            return run(self.url, self._current)
+            run(self.url, self._current)
+            return self._with_engine(engine)
 
     def _current(self, conn: psycopg.Connection[tuple[Any, ...]]) -> State:
         """One indexed row when nothing changed; else the changes up to that head, read in
@@ -143,9 +144,7 @@ class TeamStore(Store):
         for summary in rows.all_summaries(conn, self.project):
             state.summaries[summary.file] = summary
         state.fold_accesses(rows.access_lines(conn, self.project, 0, arev))
-        if self._make_derived is not None:
-            state.derived = self._make_derived(state.entries)
-        return state
+        return state  # its engine: ``_with_engine``, when the caller wants one
 
     # -- writing ---------------------------------------------------------
     def mutate(self, change: Callable[[State], tuple[list[journal.Op], T]]) -> T:
