@@ -42,9 +42,9 @@ _MARGIN = 1e-9
 #: One term of a prepared group: (data, BM25 constant c, factor or None, counts as a match).
 _Term = tuple[TermData, float, "float | None", bool]
 #: A term of a group that holds postings, as scoring reads it: (its ``tf`` lookup, c,
-#: factor or None, is the group's first term, counts as a match). A term without
-#: postings holds no slot, so leaving it out changes no score, membership or order.
-_Live = tuple[Callable[[int], "float | None"], float, "float | None", bool, bool]
+#: factor or None, is the group's first term, counts as a match, its data). A term
+#: without postings holds no slot, so leaving it out changes no score, membership or order.
+_Live = tuple[Callable[[int], "float | None"], float, "float | None", bool, bool, TermData]
 
 
 class Plan:
@@ -66,7 +66,7 @@ class Plan:
                 terms.append((data, c, factor, counts))
             self._groups.append(terms)
         self._live: list[list[_Live]] = [
-            [(data.lookup(), c, factor, i == 0, ok)
+            [(data.lookup(), c, factor, i == 0, ok, data)
              for i, (data, c, factor, ok) in enumerate(terms) if data.df]
             for terms in self._groups
         ]  # fmt: skip
@@ -86,34 +86,46 @@ class Plan:
 
     @staticmethod
     def _in_group(terms: list[_Live], slot: int) -> bool:
-        return any(ok and tf_of(slot) is not None for tf_of, _c, _f, _first, ok in terms)
+        return any(ok and tf_of(slot) is not None for tf_of, _c, _f, _first, ok, _d in terms)
 
     def group_score(self, g: int, slot: int) -> float | None:
         """``Scoring._group_scores`` for one slot: None when the group does not hold it."""
-        length = self._lengths[slot]
-        base, per_len = self._base, self._per_len
-        best: float | None = None
-        for tf_of, c, factor, first, _ok in self._live[g]:
-            tf = tf_of(slot)
-            if tf is None:
-                continue
-            value = c * tf / (tf + base + per_len * length)
-            if first:
-                best = value * factor if factor is not None else value
-                continue
-            value *= factor if factor is not None else 1.0
-            if value > (0.0 if best is None else best):
-                best = value
-        return best
+        return self._group_values(g, [slot], [self._per_len * self._lengths[slot]])[0]
 
     def score(self, slot: int) -> float:
         """``rank.merge`` of the group scores: summed in group order."""
-        total: float | None = None
+        return self.scores([slot])[0]
+
+    def scores(self, slots: Sequence[int]) -> list[float]:
+        """``score`` of many slots at once (the lookups batched, term at a time)."""
+        lengths, per_len = self._lengths, self._per_len
+        extra = [per_len * lengths[slot] for slot in slots]
+        totals: list[float | None] = [None] * len(slots)
         for g in range(len(self._groups)):
-            value = self.group_score(g, slot)
-            if value is not None:
-                total = value if total is None else total + value
-        return 0.0 if total is None else total
+            for i, value in enumerate(self._group_values(g, slots, extra)):
+                if value is not None:
+                    total = totals[i]
+                    totals[i] = value if total is None else total + value
+        return [0.0 if total is None else total for total in totals]
+
+    def _group_values(
+        self, g: int, slots: Sequence[int], extra: list[float]
+    ) -> list[float | None]:
+        """Group ``g``'s score of each slot (None: not held), with ``extra[i]`` the length
+        part of slot i's BM25 denominator; per slot, the operations of
+        ``index.term_scores`` and ``Scoring._group_scores`` in their order."""
+        base = self._base
+        best: list[float | None] = [None] * len(slots)
+        for _tf_of, c, factor, first, _ok, data in self._live[g]:
+            scale = 1.0 if factor is None else factor
+            for i, tf in enumerate(data.tfs(slots)):
+                if tf is None:
+                    continue
+                value = c * tf / (tf + base + extra[i]) * scale
+                held = best[i]
+                if first or value > (0.0 if held is None else held):
+                    best[i] = value
+        return best
 
     def parts(self) -> list[Mapping[int, float]]:
         """One lazy ``{slot: score}`` per group (``Scoring.score_slots``, for graph spreading)."""
@@ -127,11 +139,13 @@ class Plan:
         small = [g for g, u in enumerate(self._union) if self._is_small(g)]
         mask = 0
         for g in small:
+            fresh: dict[int, None] = {}
             for data, _c, _f, ok in self._groups[g]:
                 if ok:
                     for slot in data.slots():
                         if slot not in scored and slot not in self.excluded:
-                            self._take(slot, scored, heap, limit)
+                            fresh[slot] = None
+            self._take(list(fresh), scored, heap, limit)
             mask |= self._union[g]
         mask |= bits_of(self.excluded)
         large = [g for g in range(len(self._groups)) if g not in small]
@@ -142,12 +156,14 @@ class Plan:
     def _is_small(self, g: int) -> bool:
         return sum(d.df for d, _c, _f, ok in self._groups[g] if ok) <= term_data.SMALL
 
-    def _take(self, slot: int, scored: dict[int, float], heap: list[float], limit: int) -> None:
-        value = scored[slot] = self.score(slot)
-        if len(heap) < limit:
-            heapq.heappush(heap, value)
-        elif value > heap[0]:
-            heapq.heapreplace(heap, value)
+    def _take(self, slots: list[int], scored: dict[int, float], heap: list[float],
+              limit: int) -> None:  # fmt: skip
+        for slot, value in zip(slots, self.scores(slots), strict=True):
+            scored[slot] = value
+            if len(heap) < limit:
+                heapq.heappush(heap, value)
+            elif value > heap[0]:
+                heapq.heapreplace(heap, value)
 
     def _walk(self, large: list[int], scored: dict[int, float], heap: list[float],
               limit: int, mask: int) -> None:  # fmt: skip
@@ -174,8 +190,7 @@ class Plan:
         for bound, bits in leaves:  # best bound first: the k-th score rises fastest
             if len(heap) >= limit and bound * (1.0 + _MARGIN) < heap[0]:
                 return
-            for slot in slots_of(bits):
-                self._take(slot, scored, heap, limit)
+            self._take(slots_of(bits), scored, heap, limit)
 
     def _options(self, g: int) -> list[tuple[int, float]]:
         """Disjoint cells of one group, best bound first: each (term, tier) minus better ones."""
