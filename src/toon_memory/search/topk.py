@@ -108,9 +108,7 @@ class Plan:
                     totals[i] = value if total is None else total + value
         return [0.0 if total is None else total for total in totals]
 
-    def _group_values(
-        self, g: int, slots: Sequence[int], extra: list[float]
-    ) -> list[float | None]:
+    def _group_values(self, g: int, slots: Sequence[int], extra: list[float]) -> list[float | None]:
         """Group ``g``'s score of each slot (None: not held), with ``extra[i]`` the length
         part of slot i's BM25 denominator; per slot, the operations of
         ``index.term_scores`` and ``Scoring._group_scores`` in their order."""
