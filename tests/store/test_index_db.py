@@ -218,7 +218,7 @@ def test_a_terms_version_changes_with_its_postings(tmp_path: Path) -> None:
 def _postings_reads(monkeypatch) -> list[object]:  # type: ignore[no-untyped-def]
     """The terms whose postings a warm source reads whole from now on (``TermData`` built
     from them, not patched)."""
-    from toon_memory.search import source, term_data
+    from toon_memory.search import term_data, warm
 
     read: list[object] = []
 
@@ -227,7 +227,7 @@ def _postings_reads(monkeypatch) -> list[object]:  # type: ignore[no-untyped-def
         read.extend(rows[:1])
         return term_data.TermData(rows, lengths)
 
-    monkeypatch.setattr(source, "TermData", counted)
+    monkeypatch.setattr(warm, "TermData", counted)
     return read
 
 

@@ -8,13 +8,15 @@ a ``CorpusSource`` with the same functions (``index.term_scores``, ``signals``,
 entries added in equal order, gives equal results. It reads lazily: a query
 touches the postings of its terms, the rows of its candidates and the links of
 the nodes it expands; nothing is read twice in one view, nothing is written.
-A ``SourceCorpus`` is one query's snapshot: make a new one per query.
+A ``SourceCorpus`` is one query's snapshot: make a new one per query. A long-lived
+process keeps, per source, the terms' postings (``Versioned``) and the candidates' rows
+with a few counts (``Tracked``) between queries, each only while the source says it has
+not changed since: what a query reads equals what a fresh process would read.
 """
 
 from __future__ import annotations
 
 import heapq
-import weakref
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from typing import Protocol
@@ -25,6 +27,7 @@ from toon_memory.search.graph import INVERSE, edge_kind, expand_over
 from toon_memory.search.index import Scoring
 from toon_memory.search.term_data import Lengths, TermData
 from toon_memory.search.tokenize import script_family as family_of
+from toon_memory.search.warm import warm_of
 
 #: One link between two nodes, seen from a node: (other id, other's graph sequence,
 #: True when the link is the node's own, its type). See ``CorpusSource.links``.
@@ -87,14 +90,6 @@ class CorpusSource(Protocol):
 _CHUNK = 500
 
 
-class Versioned(Protocol):
-    """What a source may add so that a long-lived process keeps each term's postings
-    between queries (``search.term_data.TermData``): a token that changes whenever the
-    postings of ``term`` change (a rebuild included), or None (read them every time)."""
-
-    def term_version(self, term: str) -> object | None: ...
-
-
 class Rows(Protocol):
     """What a source may add so that the candidates' ids and rows come in one read:
     ``(slot, id, entry, degree, family)`` of each known slot (any order; unknown slots
@@ -107,63 +102,19 @@ class Rows(Protocol):
 RowSink = Callable[[list[tuple[int, str, Entry, int, str]]], None]
 
 
-class Patching(Protocol):
-    """What a versioned source may add so that a kept term follows this process's own
-    writes without being read again: the posting changes ``(slot, tf or None when
-    removed, length)`` that take ``term`` from version ``have`` to ``now``, or None when
-    it does not know them all (then the postings are read again)."""
-
-    def term_changes(
-        self, term: str, have: object, now: object
-    ) -> list[tuple[int, float | None, float]] | None: ...
-
-
-class _Warm:
-    """What a process keeps of one source between queries (one per source object)."""
-
-    def __init__(self) -> None:
-        self.terms: dict[str, tuple[object, TermData]] = {}
-        self.lengths: list[float] = []
-
-
-_WARM: weakref.WeakKeyDictionary[object, _Warm] = weakref.WeakKeyDictionary()
-
-
 class _Index(Scoring):
     def __init__(self, source: CorpusSource, sink: RowSink | None = None) -> None:
         self._source = source
         rows_at = getattr(source, "rows_at", None)
         self._rows_at = rows_at if callable(rows_at) and sink is not None else None
         self._rows_sink = sink
-        self._n = source.count()
+        self._warm = warm_of(source)
+        self.fact = self._warm.fact
+        self._n = self.fact("count", source.count)
         self._avg = source.avg_len()
-        version = getattr(source, "term_version", None)
-        self._version = version if callable(version) else None
-        changes = getattr(source, "term_changes", None)
-        self._changes = changes if callable(changes) else None
-        self._warm = _WARM.setdefault(source, _Warm()) if self._version else _Warm()
 
     def term_data(self, term: str) -> TermData:
-        """Kept across queries while the source's ``term_version`` stays the same."""
-        token = self._version(term) if self._version is not None else None
-        found = self._warm.terms.get(term)
-        if found is not None and token is not None and found[0] == token:
-            return found[1]
-        data = self._patched(term, found, token)
-        if data is None:
-            data = TermData(self._source.postings(term), self._warm.lengths)
-        if token is not None:
-            self._warm.terms[term] = (token, data)
-        return data
-
-    def _patched(
-        self, term: str, found: tuple[object, TermData] | None, token: object | None
-    ) -> TermData | None:
-        """The kept data brought to ``token`` by the source's own changes (``Patching``)."""
-        if found is None or token is None or self._changes is None:
-            return None
-        changes = self._changes(term, found[0], token)
-        return None if changes is None else found[1].patched(changes, self._warm.lengths)
+        return self._warm.term_data(self._source, term)
 
     def lengths(self) -> Lengths:
         return self._warm.lengths
@@ -191,7 +142,9 @@ class _Index(Scoring):
         ids of its candidates, whose rows it reads next) and handed to the sink."""
         if self._rows_at is None or self._rows_sink is None:
             return self._source.doc_ids(slots)
-        rows = self._rows_at(slots)
+        rows = self._warm.rows_at(self._source, slots)
+        if rows is None:
+            rows = self._rows_at(slots)
         self._rows_sink(rows)
         found = {slot: doc_id for slot, doc_id, _entry, _degree, _family in rows}
         return [found.get(slot, "") for slot in slots]
@@ -320,8 +273,8 @@ class SourceCorpus:
         self.graph = _Graph(source)
         self.static = _Derived(self.entries)
         self.family = _Families(self.entries)
-        self.conditional = source.conditional_ids()
-        self.pinned = source.pinned_ids()
+        self.conditional = self.index.fact("conditional", source.conditional_ids)
+        self.pinned = self.index.fact("pinned", source.pinned_ids)
         self._max_degree = -1
         self._degrees: dict[str, int] = {}
 
@@ -372,7 +325,7 @@ class SourceCorpus:
 
     def centrality(self, node: str) -> float:
         if self._max_degree < 0:
-            self._max_degree = self.source.max_degree()
+            self._max_degree = self.index.fact("max_degree", self.source.max_degree)
         top = self._max_degree
         degree = self._degrees.get(node)
         if degree is None:

@@ -44,7 +44,7 @@ from toon_memory.store.index_reads import IndexReads
 from toon_memory.store.paths import MemoryPaths
 
 #: Bump when the tables change.
-SCHEMA = 7
+SCHEMA = 8
 _TABLES = """
 CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE docs (
@@ -68,7 +68,27 @@ CREATE TABLE postings (tid INTEGER NOT NULL, slot INTEGER NOT NULL, tf REAL NOT 
 CREATE TABLE links (src INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,
     target TEXT NOT NULL, PRIMARY KEY (src, pos)) WITHOUT ROWID;
 CREATE INDEX links_target ON links (target);
+CREATE TABLE doc_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL,
+    facts INTEGER NOT NULL)
 """
+#: Every change of a ``docs`` row logs its slot (``IndexReads.row_changes``), whoever makes
+#: it; ``facts`` is 1 when what ``row_changes`` calls the facts may have changed (a row
+#: added or removed, its degree, conditional or pinned flag), 0 for an access fold. A
+#: bulk fill or a clear runs without them (``_untracked``) and starts a new epoch.
+_TRACKING = """
+CREATE TRIGGER docs_added AFTER INSERT ON docs
+BEGIN INSERT INTO doc_changes (slot, facts) VALUES (NEW.slot, 1); END;
+CREATE TRIGGER docs_changed AFTER UPDATE ON docs
+BEGIN INSERT INTO doc_changes (slot, facts) VALUES (NEW.slot, NOT (NEW.degree IS OLD.degree
+    AND NEW.conditional IS OLD.conditional AND NEW.pinned IS OLD.pinned)); END;
+CREATE TRIGGER docs_removed AFTER DELETE ON docs
+BEGIN INSERT INTO doc_changes (slot, facts) VALUES (OLD.slot, 1); END
+"""
+_UNTRACK = ("DROP TRIGGER IF EXISTS docs_added", "DROP TRIGGER IF EXISTS docs_changed",
+            "DROP TRIGGER IF EXISTS docs_removed")  # fmt: skip
+#: Row changes kept at most; past it the older half goes (a reader that far behind
+#: reads its rows again).
+CHANGES_KEPT = 50_000
 
 
 def index_path(paths: MemoryPaths) -> Path:
@@ -149,6 +169,7 @@ class IndexDb(IndexReads):
             self._count = -1
             yield self
             self._set_meta("total", repr(self._total))
+            self._trim_changes()
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[IndexDb]:
@@ -160,7 +181,7 @@ class IndexDb(IndexReads):
 
     def term_changes(self, term: str, have: object, now: object) -> list[Change] | None:
         """The posting changes of ``term`` between two of its versions, when this process
-        made them all (``search.source.Patching``; ``store.index_changes``)."""
+        made them all (``search.warm.Patching``; ``store.index_changes``)."""
         if not isinstance(have, int) or not isinstance(now, int):
             return None
         with self._turn:
@@ -175,18 +196,38 @@ class IndexDb(IndexReads):
 
     # -- writing (inside ``writing``) --------------------------------------------
     def clear(self) -> None:
-        for table in ("docs", "terms", "postings", "links"):
-            self.conn.execute(f"DELETE FROM {table}")
+        with self._untracked():
+            for table in ("docs", "terms", "postings", "links"):
+                self.conn.execute(f"DELETE FROM {table}")
         self._total = 0.0
         self._changes.forget()
 
     def load(self, bulk: Bulk, entries: Mapping[str, Entry], pending: Mapping[str, int]) -> None:
         """Fill an empty index from an analysed corpus (``bulk``) over ``entries``."""
         self._changes.forget()
-        seq = fill(self.conn, bulk, entries, pending, self._next_ver())
+        with self._untracked():
+            seq = fill(self.conn, bulk, entries, pending, self._next_ver())
         self._total = bulk.total_length()
         self._set_meta("seq", str(seq))
         self._set_meta("builds", str(self.builds() + 1))
+
+    @contextlib.contextmanager
+    def _untracked(self) -> Iterator[None]:
+        """Change many rows without logging each (``_TRACKING``): every reader's kept rows
+        go, by a new epoch."""
+        for statement in _UNTRACK:
+            self.conn.execute(statement)
+        yield
+        self.conn.execute("DELETE FROM doc_changes")
+        self._set_meta("rows_epoch", str(int(self._meta("rows_epoch") or 0) + 1))
+        _track(self.conn)
+
+    def _trim_changes(self) -> None:
+        low, high = self.conn.execute("SELECT min(seq), max(seq) FROM doc_changes").fetchone()
+        if high is not None and high - low >= CHANGES_KEPT:
+            floor = high - CHANGES_KEPT // 2
+            self.conn.execute("DELETE FROM doc_changes WHERE seq <= ?", (floor,))
+            self._set_meta("rows_floor", str(floor))
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log into the file (after a rebuild: a small WAL opens fast)."""
@@ -305,10 +346,16 @@ def _create(conn: sqlite3.Connection, version: str) -> None:
             return
         for statement in filter(str.strip, _TABLES.split(";\n")):
             conn.execute(statement)
+        _track(conn)
         conn.executemany("INSERT INTO meta VALUES (?, ?)", [
             ("schema", str(SCHEMA)), ("version", version), ("position", ""),
-            ("total", "0.0"), ("seq", "0"),
+            ("total", "0.0"), ("seq", "0"), ("rows_epoch", "0"), ("rows_floor", "0"),
         ])  # fmt: skip
+
+
+def _track(conn: sqlite3.Connection) -> None:
+    for statement in filter(str.strip, _TRACKING.split(";\n")):
+        conn.execute(statement)
 
 
 def _tables(conn: sqlite3.Connection) -> list[str]:

@@ -18,6 +18,8 @@ from toon_memory.model.entry import Entry
 
 #: (other id, other's graph order, the link is the node's own, its type).
 LinkRow = tuple[str, int, bool, str]
+#: A docs row as read: (slot, id, body, accessed, last_accessed, degree, family).
+PackedRow = tuple[int, str, bytes, int, str, int, str]
 _LINKS_OF_MANY = """
 SELECT s.id, d.id, d.seq, 1, l.kind, l.pos FROM docs s JOIN links l ON l.src = s.slot
  JOIN docs d ON d.key = l.target WHERE s.id IN @IDS
@@ -56,7 +58,7 @@ class IndexReads:
         return 0 if found is None else int(found[0])
 
     def term_version(self, term: str) -> int | None:
-        """Changes whenever the postings of ``term`` change (``search.source.Versioned``)."""
+        """Changes whenever the postings of ``term`` change (``search.warm.Versioned``)."""
         found = self.conn.execute("SELECT ver FROM terms WHERE term = ?", (term,)).fetchone()
         return None if found is None else int(found[0])
 
@@ -108,13 +110,17 @@ class IndexReads:
     def rows_at(self, slots: Sequence[int]) -> list[tuple[int, str, Entry, int, str]]:
         """(slot, id, entry, degree, family) of the documents at many slots, in one read per
         400 (``search.source.Rows``: ``doc_ids`` and a candidates' ``prefetch`` at once)."""
-        rows: list[tuple[int, str, Entry, int, str]] = []
+        return [_unpacked(row) for row in self.packed_rows_at(slots)]
+
+    def packed_rows_at(self, slots: Sequence[int]) -> list[PackedRow]:
+        """``rows_at`` as stored, the entry not decoded yet (``unpack_row``): what a warm
+        process keeps between queries (``search.warm.Tracked``)."""
+        rows: list[PackedRow] = []
         for i in range(0, len(slots), 400):
             part = list(slots[i : i + 400])
             sql = ("SELECT slot, id, body, accessed, last_accessed, degree, family FROM docs"
                    f" WHERE slot IN ({','.join('?' * len(part))})")  # fmt: skip
-            for slot, doc_id, body, accessed, last, degree, family in self.conn.execute(sql, part):
-                rows.append((slot, doc_id, row_entry(body, accessed, last), degree, family))
+            rows.extend(self.conn.execute(sql, part))
         return rows
 
     def families_of(self, ids: Collection[str]) -> dict[str, str]:
@@ -190,6 +196,25 @@ class IndexReads:
                "GROUP BY active_category ORDER BY min(slot)")  # fmt: skip
         return dict(self.conn.execute(sql).fetchall())
 
+    @staticmethod
+    def unpack_row(row: PackedRow) -> tuple[int, str, Entry, int, str]:
+        """A ``packed_rows_at`` row as ``rows_at`` gives it (``search.warm.Tracked``)."""
+        return _unpacked(row)
+
+    def row_changes(self, seen: object) -> tuple[object, tuple[list[int], bool] | None]:
+        """The rows' token now, and what changed since token ``seen``: (the slots whose row
+        changed, whether any count, degree, conditional or pinned flag may have), or None
+        when that is not known (another epoch, or past the kept log): read all again."""
+        epoch = self._meta("rows_epoch")
+        floor = int(self._meta("rows_floor") or 0)
+        if not (isinstance(seen, tuple) and seen[0] == epoch and seen[1] >= floor):
+            sql = "SELECT coalesce(max(seq), ?) FROM doc_changes"
+            return (epoch, int(self.conn.execute(sql, (floor,)).fetchone()[0])), None
+        sql = "SELECT seq, slot, facts FROM doc_changes WHERE seq > ?"
+        rows = self.conn.execute(sql, (seen[1],)).fetchall()
+        now = max((seq for seq, _slot, _facts in rows), default=seen[1])
+        return (epoch, now), ([slot for _seq, slot, _f in rows], any(f for *_, f in rows))
+
     # -- meta ---------------------------------------------------------------------
     def _meta(self, name: str) -> str | None:
         found = self.conn.execute("SELECT v FROM meta WHERE k = ?", (name,)).fetchone()
@@ -197,6 +222,12 @@ class IndexReads:
 
     def _set_meta(self, name: str, value: str) -> None:
         self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
+
+
+def _unpacked(row: PackedRow) -> tuple[int, str, Entry, int, str]:
+    """A ``packed_rows_at`` row as ``rows_at`` gives it."""
+    slot, doc_id, body, accessed, last, degree, family = row
+    return slot, doc_id, row_entry(body, accessed, last), degree, family
 
 
 def row_entry(body: bytes, accessed: int, last_accessed: str) -> Entry:

@@ -1,0 +1,157 @@
+"""What a long-lived process keeps of one corpus source between queries.
+
+Invariant: a kept thing is used only while the source says it has not changed since it
+was read: a term's postings (``TermData``) while its ``term_version`` is the same, or
+brought there by the source's own changes (``Patching``); a candidate's row and the
+source's facts (count, conditional and pinned ids, the largest degree) while
+``row_changes`` names no change to them. A source that offers neither gets a new
+``Warm`` per query (nothing kept), so every query reads what a fresh process reads.
+
+Why: the MCP server answers many queries over one index; the terms of a query of
+common words hold ~100,000 postings and its 400 candidates' rows are a third of a warm
+query's time at 100,000 entries, while between two queries only the entries written or
+recalled in between change.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar, cast
+
+from toon_memory.model.entry import Entry
+from toon_memory.search.term_data import TermData
+
+
+class Versioned(Protocol):
+    """What a source may add so that a long-lived process keeps each term's postings
+    between queries (``search.term_data.TermData``): a token that changes whenever the
+    postings of ``term`` change (a rebuild included), or None (read them every time)."""
+
+    def term_version(self, term: str) -> object | None: ...
+
+
+class Patching(Protocol):
+    """What a versioned source may add so that a kept term follows this process's own
+    writes without being read again: the posting changes ``(slot, tf or None when
+    removed, length)`` that take ``term`` from version ``have`` to ``now``, or None when
+    it does not know them all (then the postings are read again)."""
+
+    def term_changes(
+        self, term: str, have: object, now: object
+    ) -> list[tuple[int, float | None, float]] | None: ...
+
+
+class Tracked(Protocol):
+    """What a versioned source may add so that a long-lived process keeps rows too:
+    ``row_changes``: the rows' token now and, since token ``seen``, (the slots whose row
+    changed, whether its facts may have: ``count``, ``conditional_ids``, ``pinned_ids``,
+    ``max_degree``), or None when that is not known (then every kept row and fact goes);
+    the rows as stored (kept: a few hundred bytes each) and how one becomes a ``Row``."""
+
+    def row_changes(self, seen: object) -> tuple[object, tuple[list[int], bool] | None]: ...
+    def packed_rows_at(self, slots: Sequence[int]) -> Sequence[tuple[Any, ...]]: ...
+    def unpack_row(self, row: tuple[Any, ...]) -> Row: ...
+
+
+#: One ``search.source.Rows.rows_at`` row: (slot, id, entry, degree, family).
+Row = tuple[int, str, Entry, int, str]
+#: Rows a process keeps between queries at most (past it, the older half goes): ~10 MB.
+ROWS_KEPT = 16_384
+_T = TypeVar("_T")
+
+
+class _Postings(Protocol):
+    def postings(self, term: str) -> Iterable[tuple[int, float, float]]: ...
+
+
+class Warm:
+    """What a process keeps of one source (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.terms: dict[str, tuple[object, TermData]] = {}
+        self.lengths: list[float] = []
+        self._rows: dict[int, tuple[Any, ...]] = {}
+        self._facts: dict[str, object] = {}
+        self._seen: object = None
+        self._tracked = False
+
+    def catch_up(self, source: object) -> None:
+        """Drop the rows and facts that changed since the last query (``Tracked``). (A
+        ``Warm`` holds no reference to its source: it is kept in a weak mapping by it.)"""
+        changes = getattr(source, "row_changes", None)
+        self._tracked = callable(getattr(source, "term_version", None)) and callable(changes)
+        if not self._tracked or not callable(changes):
+            return
+        self._seen, changed = changes(self._seen)
+        slots, facts = changed if changed is not None else ((), True)
+        if changed is None:
+            self._rows.clear()
+        for slot in slots:
+            self._rows.pop(slot, None)
+        if facts:
+            self._facts.clear()
+
+    def fact(self, name: str, read: Callable[[], _T]) -> _T:
+        """``read()``, kept while the source's rows say it cannot have changed."""
+        if not self._tracked:
+            return read()
+        if name not in self._facts:
+            self._facts[name] = read()
+        return cast(_T, self._facts[name])
+
+    def rows_at(self, source: object, slots: Sequence[int]) -> list[Row] | None:
+        """The source's rows at ``slots`` (``Tracked``), those kept from earlier queries
+        taken as stored; None when the source tracks no changes."""
+        if not self._tracked:
+            return None
+        tracked = cast(Tracked, source)
+        kept = self._rows
+        fresh = tracked.packed_rows_at([slot for slot in slots if slot not in kept])
+        found = [kept[slot] for slot in slots if slot in kept]
+        for row in fresh:
+            kept[row[0]] = row
+        if len(kept) > ROWS_KEPT:  # the newest half stays (dicts keep insertion order)
+            self._rows = dict(list(kept.items())[-(ROWS_KEPT // 2) :])
+        unpack = tracked.unpack_row
+        return [unpack(row) for row in found] + [unpack(row) for row in fresh]
+
+    def term_data(self, source: _Postings, term: str) -> TermData:
+        """Kept across queries while the source's ``term_version`` stays the same."""
+        version = getattr(source, "term_version", None)
+        token = version(term) if callable(version) else None
+        found = self.terms.get(term)
+        if found is not None and token is not None and found[0] == token:
+            return found[1]
+        data = self._patched(source, term, found, token)
+        if data is None:
+            data = TermData(source.postings(term), self.lengths)
+        if token is not None:
+            self.terms[term] = (token, data)
+        return data
+
+    def _patched(
+        self, source: object, term: str, found: tuple[object, TermData] | None,
+        token: object | None,
+    ) -> TermData | None:  # fmt: skip
+        """The kept data brought to ``token`` by the source's own changes (``Patching``)."""
+        term_changes = getattr(source, "term_changes", None)
+        if found is None or token is None or not callable(term_changes):
+            return None
+        changes = term_changes(term, found[0], token)
+        return None if changes is None else found[1].patched(changes, self.lengths)
+
+
+_WARM: weakref.WeakKeyDictionary[object, Warm] = weakref.WeakKeyDictionary()
+
+
+def warm_of(source: object) -> Warm:
+    """The source's kept state, caught up (one per versioned source; else a new one)."""
+    if callable(getattr(source, "term_version", None)):
+        warm = _WARM.get(source)
+        if warm is None:
+            warm = _WARM[source] = Warm()
+    else:
+        warm = Warm()
+    warm.catch_up(source)
+    return warm

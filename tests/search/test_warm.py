@@ -1,0 +1,152 @@
+"""What a warm process keeps between queries (``search.warm.Warm`` over the real SQLite
+source's ``term_version`` and ``row_changes``): a warm reader answers exactly as a fresh one after any write of
+another connection (another process), access folds, deletes, rebuilds and trims of the
+change log; what did not change is not read again."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from tests.search.builders import TODAY
+from tests.store.test_index_db import _KEYS, _OPTIONS, _QUERIES, _entry, _new_db, _writes
+
+from toon_memory.model.entry import Entry
+from toon_memory.search import Engine, RecallOptions, RecallResult
+from toon_memory.search.corpus import analyse
+from toon_memory.search.engine import Ranker
+from toon_memory.search.source import SourceCorpus
+from toon_memory.store import index_db
+from toon_memory.store.index_db import IndexDb
+
+_steps = st.lists(st.one_of(
+    _writes, st.sampled_from(_KEYS), st.just("rebuild"),
+    st.tuples(st.just("access"), st.sampled_from(_KEYS), st.sampled_from(["2026-07-01", "2026-07-14"])),
+), max_size=20)  # fmt: skip
+
+
+def _summary(result: RecallResult) -> list[object]:
+    hits = [(h.entry.id, h.entry.accessed, h.entry.last_accessed, h.entry.content,
+             h.entry.priority, round(h.score, 9), h.relevance, h.hop) for h in result.hits]  # fmt: skip
+    return [hits, result.edges, result.total]
+
+
+def _answers(db: IndexDb) -> list[object]:
+    out: list[object] = []
+    for query in _QUERIES:
+        for extra in [*_OPTIONS, {"smart": True}]:
+            opts = RecallOptions(query=query, limit=6, **extra)  # type: ignore[arg-type]
+            with db.reading():
+                out.append(_summary(Ranker(SourceCorpus(db)).recall(opts, today=TODAY)))
+    return out
+
+
+def _write(step: object, engine: Engine, db: IndexDb) -> None:
+    with db.writing():
+        if isinstance(step, Entry):
+            engine.upsert(step)
+            db.upsert(step, analyse)
+        elif step == "rebuild":
+            db.clear()
+            db.load(engine.export(), {e.id: e for e in engine.entries}, {})
+        elif isinstance(step, tuple):
+            for e in engine.entries:
+                if e.key == step[1]:
+                    db.fold_access(e.id, step[2])
+        else:
+            for entry_id in [e.id for e in engine.entries if e.key == step]:
+                engine.remove(entry_id)
+                db.remove(entry_id)
+
+
+_A = _entry("k1", ["redis", "timeout"], ["k2"], {})
+_B = _entry("k2", ["redis"], [], {"priority": 1})
+_C = _entry("k3", ["redis", "cache"], ["k1"], {})
+
+
+@given(
+    steps=_steps,
+    kept=st.sampled_from([4, 50_000]),
+    same=st.booleans(),
+    every=st.sampled_from([1, 3]),
+)
+@example(steps=[_A, _B, _C, "k1", "rebuild"], kept=50_000, same=True, every=1)  # slots renumbered
+@example(
+    steps=[_A, _B, ("access", "k2", "2026-07-14"), "rebuild"], kept=50_000, same=False, every=1
+)  # the rebuild drops a folded access
+@example(steps=[_A, _B, _C, ("access", "k2", "2026-07-14"), _A, _C], kept=4, same=False, every=3)
+@settings(max_examples=50, deadline=None)
+def test_a_warm_reader_answers_as_a_fresh_one_after_any_write(steps, kept, same, every) -> None:  # type: ignore[no-untyped-def]
+    """``same``: the writes come through the reader's own connection, else another's;
+    ``kept`` 4 trims the change log past a reader that ``every`` 3 steps falls behind
+    (then it reads all again)."""
+    old = index_db.CHANGES_KEPT
+    index_db.CHANGES_KEPT = kept
+    engine = Engine()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            warm = _new_db(Path(tmp))
+            writer = warm if same else _new_db(Path(tmp))
+            _answers(warm)  # empty: every later query starts warm
+            for i, step in enumerate(steps, start=1):
+                _write(step, engine, writer)
+                if i % every and i < len(steps):
+                    continue
+                fresh = _new_db(Path(tmp))  # a new process: nothing kept
+                assert _answers(warm) == _answers(fresh)
+                fresh.close()
+            for db in {id(warm): warm, id(writer): writer}.values():
+                db.close()
+    finally:
+        index_db.CHANGES_KEPT = old
+
+
+def _rows_read(db: IndexDb) -> list[int]:
+    """The slots whose rows ``db`` reads from now on."""
+    read: list[int] = []
+    rows_at = db.packed_rows_at
+
+    def counted(slots):  # type: ignore[no-untyped-def]
+        read.extend(slots)
+        return rows_at(slots)
+
+    db.packed_rows_at = counted  # type: ignore[method-assign]
+    return read
+
+
+def test_kept_rows_are_read_again_only_when_they_changed(tmp_path: Path) -> None:
+    db = _new_db(tmp_path)
+    entries = [_entry(f"k{i}", ["redis", "timeout"], [], {}) for i in range(8)]
+    with db.writing():
+        for e in entries:
+            db.upsert(e, analyse)
+    _answers(db)
+    read = _rows_read(db)
+    _answers(db)
+    assert read == []  # nothing changed: every row kept
+    other = _new_db(tmp_path)
+    with other.writing():
+        other.fold_access(entries[2].id, "2026-07-14")
+    other.close()
+    _answers(db)
+    assert set(read) == {db.slot(entries[2].id)}  # the one folded access, read once
+
+
+def test_a_kept_state_lets_its_source_go(tmp_path: Path) -> None:
+    import gc
+    import weakref
+
+    from toon_memory.search import warm
+
+    db = _new_db(tmp_path)
+    with db.writing():
+        db.upsert(_A, analyse)
+    _answers(db)
+    assert db in warm._WARM
+    db.close()
+    alive = weakref.ref(db)
+    del db
+    gc.collect()
+    assert alive() is None  # nothing kept holds the source alive
