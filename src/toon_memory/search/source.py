@@ -23,7 +23,7 @@ from toon_memory.model.entry import Entry
 from toon_memory.search import signals
 from toon_memory.search.graph import INVERSE, edge_kind, expand_over
 from toon_memory.search.index import Scoring
-from toon_memory.search.term_data import Lengths, TermData
+from toon_memory.search.term_data import Lengths, TermData, bits_of
 from toon_memory.search.tokenize import script_family as family_of
 
 #: One link between two nodes, seen from a node: (other id, other's graph sequence,
@@ -45,6 +45,10 @@ class CorpusSource(Protocol):
     def doc_ids(self, slots: Sequence[int]) -> list[str]: ...
     def active_ids(self, slots: Sequence[int], category: str) -> list[str]:
         """``doc_ids``, "" for every slot that is not an active entry of ``category``."""
+        ...
+
+    def category_slots(self, category: str) -> list[int]:
+        """The slots of the active entries of ``category``, ascending."""
         ...
 
     def entry(self, doc_id: str) -> Entry | None: ...
@@ -94,6 +98,11 @@ class Versioned(Protocol):
 
     def term_version(self, term: str) -> object | None: ...
 
+    def docs_version(self) -> object | None:
+        """The same for ``category_slots`` (kept as ``SourceCorpus.category_bits``): changes
+        whenever a document is added, replaced or removed."""
+        ...
+
 
 class Rows(Protocol):
     """What a source may add so that the candidates' ids and rows come in one read:
@@ -124,6 +133,8 @@ class _Warm:
     def __init__(self) -> None:
         self.terms: dict[str, tuple[object, TermData]] = {}
         self.lengths: list[float] = []
+        #: ``SourceCorpus.category_bits`` by category, with the ``docs_version`` read at.
+        self.categories: dict[str, tuple[object, int]] = {}
 
 
 _WARM: weakref.WeakKeyDictionary[object, _Warm] = weakref.WeakKeyDictionary()
@@ -322,6 +333,8 @@ class SourceCorpus:
         self.family = _Families(self.entries)
         self.conditional = source.conditional_ids()
         self.pinned = source.pinned_ids()
+        version = getattr(source, "docs_version", None)
+        self._docs_version = version if callable(version) else None
         self._max_degree = -1
         self._degrees: dict[str, int] = {}
 
@@ -406,3 +419,16 @@ class SourceCorpus:
 
     def category_counts(self) -> dict[str, int]:
         return self.source.category_counts()
+
+    def category_bits(self, category: str) -> int:
+        """Kept across queries while the source's ``docs_version`` stays the same."""
+        token = self._docs_version() if self._docs_version is not None else None
+        warm = _WARM.setdefault(self.source, _Warm()) if token is not None else _Warm()
+        found = warm.categories.get(category)
+        if found is not None and found[0] == token:
+            return found[1]
+        bits = bits_of(self.source.category_slots(category))
+        if token is not None:
+            kept = {c: got for c, got in warm.categories.items() if got[0] == token}
+            warm.categories = {**kept, category: (token, bits)}
+        return bits

@@ -87,7 +87,9 @@ class Plan:
 
     # -- membership and scores ---------------------------------------------------
     def holds(self, slot: int) -> bool:
-        return bool(self._within >> slot & 1) and any(self._in_group(terms, slot) for terms in self._live)
+        return bool(self._within >> slot & 1) and any(
+            self._in_group(terms, slot) for terms in self._live
+        )
 
     def exclude(self, slot: int) -> None:
         """Leave a matching slot out of the answer (and the count)."""

@@ -90,6 +90,15 @@ class IndexReads:
             found.update(self.conn.execute(sql, [*part, category]).fetchall())
         return [found.get(slot, "") for slot in slots]
 
+    def category_slots(self, category: str) -> list[int]:
+        sql = "SELECT slot FROM docs WHERE active_category = ? ORDER BY slot"  # docs_category
+        return [slot for (slot,) in self.conn.execute(sql, (category,))]
+
+    def docs_version(self) -> int:
+        """Changes whenever a document is added, replaced or removed (each such write
+        takes a new ``ver``: ``IndexDb._count_terms``, ``load``; ``search.source.Versioned``)."""
+        return int(self._meta("ver") or 0)
+
     def entry(self, doc_id: str) -> Entry | None:
         sql = "SELECT body, accessed, last_accessed FROM docs WHERE id = ?"
         found = self.conn.execute(sql, (doc_id,)).fetchone()
