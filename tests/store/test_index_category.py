@@ -5,7 +5,8 @@ included), deletes and rebuilds, a query with a category filter ranked through
 ``search.topk`` restricted to the category's slots (``SourceCorpus.category_bits``,
 kept across snapshots while the index's ``docs_version`` stays the same) returns the
 hits, scores and count of the in-memory engine's exhaustive path that checks every
-match's entry (no category hint); the bitmap is read once per index state.
+match's entry (no category hint); the bitmap is read once per index state, and a
+term not kept yet is read for the category's entries alone, then whole and kept.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ _steps = st.lists(st.one_of(plain_writes, plain_writes, st.sampled_from(_KEYS),
 QUERIES = ["redis", "redis timeout", "cache pool", "latest redis", "redis before"]
 OPTIONS = [{"category": "bug"}, {"category": "decision", "rrf": False},
            {"category": "bug", "mode": "graph", "hops": 2},
-           {"category": "bug", "as_of": "2026-06-01"}]  # fmt: skip
+           {"category": "bug", "as_of": "2026-06-01"}, {}]  # fmt: skip
 #: The example's history: a bug superseded on 2026-06-10 that ``as_of`` 2026-06-01 finds.
 _THEN = [entry(f"k{i}", "redis timeout", category="bug") for i in range(6)] + [
     entry("k9", "redis timeout old", category="bug", status="superseded",
@@ -96,16 +97,16 @@ def test_a_category_query_pruned_over_the_index_answers_as_checking_every_match(
         db.close()
 
 
-def _counted(db: IndexDb) -> list[str]:
-    """The categories whose slots ``db`` reads from now on."""
+def _counted(db: IndexDb, name: str = "category_slots") -> list[str]:
+    """The first argument of each call of ``db``'s method ``name`` from now on."""
     read: list[str] = []
-    real = db.category_slots
+    real = getattr(db, name)
 
-    def category_slots(category: str) -> list[int]:
-        read.append(category)
-        return real(category)
+    def counted(first: str, *rest: str) -> object:
+        read.append(first)
+        return real(first, *rest)
 
-    db.category_slots = category_slots  # type: ignore[method-assign]
+    setattr(db, name, counted)
     return read
 
 
@@ -131,4 +132,22 @@ def test_the_category_slots_are_read_once_per_index_state(tmp_path: Path) -> Non
         other.upsert(step, analyse)
     other.close()
     assert _pruned(db) == reference(engine) and len(read) == 6
+    db.close()
+
+
+def test_a_term_not_kept_is_read_for_the_category_alone_then_whole(tmp_path: Path) -> None:
+    engine, db = Engine(), _new_db(tmp_path)
+    for i in range(10):
+        _write(db, engine, entry(f"k{i}", "redis timeout", category=["bug", "pattern"][i % 2]))
+    db.close()
+    db = _new_db(tmp_path)  # a cold process: nothing kept
+    partial, whole = _counted(db, "postings_in"), _counted(db, "postings")
+    opts = RecallOptions(query="redis", limit=6, category="bug")
+    with exhaustive():
+        want = _summary(engine.recall(opts, today=TODAY))
+    with patch.object(pipeline, "PRUNE_FROM", 0):
+        for reads in ((1, 0), (1, 1), (1, 1)):
+            with db.reading():
+                assert _summary(Ranker(SourceCorpus(db)).recall(opts, today=TODAY)) == want
+            assert (len(partial), len(whole)) == reads  # then kept: not read again
     db.close()

@@ -190,7 +190,7 @@ def _pruned(
     index = corpus.index
     if index.count() < PRUNE_FROM or _strict(replace(o, category="") if only else o):
         return None
-    plan = index.plan(groups, weights)
+    plan = index.plan(groups, weights, only)
     if plan is not None and only:
         plan.restrict(corpus.category_bits(only))
     if plan is None or plan.count < len(corpus.conditional):
