@@ -5,9 +5,11 @@ test_pipeline_fuzz.py."""
 
 from __future__ import annotations
 
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from tests.search.builders import TODAY, entry
+from tests.store.test_index_category import OPTIONS, QUERIES, plain_writes, reference
+from tests.store.test_index_db import _summary
 from tests.store.test_index_db import _writes as _index_writes
 
 from toon_memory.model.entry import Entry
@@ -122,3 +124,25 @@ def test_the_category_hint_changes_no_answer(
         found = engine.recall(RecallOptions(query="redis", category="bug", as_of=as_of),
                               today=TODAY)  # fmt: skip
         assert "superseded" in {h.entry.status for h in found.hits}
+
+
+@given(st.lists(plain_writes, min_size=1, max_size=25))
+@example([*_SUPERSEDED_THEN, *(entry(f"k{i}", "redis timeout", category="bug") for i in range(4))])
+@settings(max_examples=60, deadline=None)
+def test_a_category_query_through_the_pruned_path_answers_as_checking_every_match(
+    entries: list[Entry],
+) -> None:
+    """A category filter alone runs ``search.topk`` restricted to the category's slots
+    (``Corpus.category_bits``, kept until an entry changes); the answers are those of
+    scoring every match and checking every match's entry (no hint), after each write."""
+    from unittest.mock import patch
+
+    from toon_memory.search import Engine, pipeline
+
+    engine = Engine()
+    for step in entries:
+        engine.upsert(step)
+        with patch.object(pipeline, "PRUNE_FROM", 0):
+            pruned = [_summary(engine.recall(RecallOptions(query=q, limit=6, **x), today=TODAY))  # type: ignore[arg-type]
+                      for q in QUERIES for x in OPTIONS]  # fmt: skip
+        assert pruned == reference(engine)

@@ -108,3 +108,44 @@ def test_a_plan_holds_excludes_and_counts_the_matching_slots() -> None:
     assert [plan.holds(s) for s in range(3)] == [True, True, False] and plan.count == 2
     plan.exclude(0)
     assert plan.count == 1 and plan.top(5)[0] == [1]
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    docs=st.lists(doc, min_size=1, max_size=120),
+    removed=st.lists(st.integers(0, 200), max_size=20),
+    groups=st.lists(group, min_size=1, max_size=4),
+    inside=st.sets(st.integers(0, 130)),
+    excluded=st.lists(st.integers(0, 130), max_size=10),
+    limit=st.sampled_from([1, 2, 5, 20, 400]),
+    small=st.sampled_from([0, 3, 4096]),
+)
+def test_a_restricted_plan_equals_the_exhaustive_filtered_top(  # type: ignore[no-untyped-def]
+    monkeypatch, docs, removed, groups, inside, excluded, limit, small
+) -> None:
+    """``restrict`` (a filter known by slots) and then ``exclude`` (the ones checked one
+    by one) answer as dropping those slots from the exhaustive matches before the top."""
+    monkeypatch.setattr(term_data, "SMALL", small)
+    index = _index(docs, removed)
+    total = rank.merge(index.score_slots(groups))
+    plan = index.plan(groups)
+    if plan is None:
+        assert total == {}
+        return
+    plan.restrict(term_data.bits_of(inside))
+    kept = {slot: value for slot, value in total.items() if slot in inside}
+    for slot in excluded:
+        if plan.holds(slot):
+            kept.pop(slot, None)
+        plan.exclude(slot)
+    assert plan.count == len(kept)
+    found, scores = plan.top(limit)
+    best = rank.top(kept, limit)
+    assert found == best
+    assert [scores[s] for s in found] == [kept[s] for s in best]
+    parts = [p for p in index.score_slots(groups) if p]  # the parts stay unfiltered
+    lazy = plan.parts()
+    for slot in total:
+        assert [p[slot] for p in parts if slot in p] == [p[slot] for p in lazy if slot in p]

@@ -18,6 +18,7 @@ from toon_memory.model.entry import Entry, EntryMap
 from toon_memory.search import rank, signals
 from toon_memory.search.graph import LinkGraph, Neighbourhood, content_refs
 from toon_memory.search.index import BM25Index, Scoring, weighted_terms
+from toon_memory.search.term_data import bits_of
 from toon_memory.search.tokenize import detect_language, document_terms, terms_of_words, words
 from toon_memory.search.tokenize import script_family as family_of
 
@@ -85,6 +86,11 @@ class RankCorpus(Protocol):
         """How many active entries each category has (nothing unpacked)."""
         ...
 
+    def category_bits(self, category: str) -> int:
+        """The bitmap (``term_data.bits_of``) of the index slots of the active entries of
+        ``category``: what ``allowed_slots`` keeps with that ``category`` hint."""
+        ...
+
     def allowed_slots(
         self, scores: dict[int, float], allowed: Callable[[str], bool], category: str = ""
     ) -> dict[int, float]:
@@ -120,6 +126,8 @@ class Corpus:
         self.pinned: set[str] = set()
         self.index = BM25Index(FIELD_WEIGHTS)
         self.graph = LinkGraph()
+        #: ``category_bits`` kept until an entry is indexed or unindexed.
+        self._bits: dict[str, int] = {}
 
     def centrality(self, node: str) -> float:
         return self.graph.centrality(node)
@@ -141,6 +149,16 @@ class Corpus:
                 if (not category or active.get(doc_id(slot)) == category)
                 and allowed(doc_id(slot))}  # fmt: skip
 
+    def category_bits(self, category: str) -> int:
+        found = self._bits.get(category)
+        if found is None:
+            slot = self.index.slot
+            found = self._bits[category] = bits_of(
+                s for node, c in self.active_category.items()
+                if c == category and (s := slot(node)) is not None
+            )  # fmt: skip
+        return found
+
     def category_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
         for category in self.active_category.values():
@@ -155,6 +173,7 @@ class Corpus:
         """(Re)derive everything for an entry the map holds. The index says what was indexed."""
         if entry.id in self.index:
             self._unindex(entry.id)
+        self._bits.clear()
         graph = self.graph
         self.family[entry.id] = family_of(entry.content or entry.key)
         self.static[entry.id] = (signals.static_bonus(entry), signals.factor(entry, ()))
@@ -178,6 +197,7 @@ class Corpus:
             self._unindex(entry_id)
 
     def _unindex(self, entry_id: str) -> None:
+        self._bits.clear()
         graph = self.graph
         for cache in (self.family, self.static, self.usage, self.active_category):
             cache.pop(entry_id, None)
@@ -234,3 +254,4 @@ class Corpus:
         self.pinned = state["pinned"]
         self.index = state["index"]
         self.graph = state["graph"]
+        self._bits = {}

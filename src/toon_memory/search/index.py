@@ -127,9 +127,14 @@ class Scoring(ABC):
         return weighting, common if not all(common) else [False] * len(groups)
 
     def plan(
-        self, groups: Sequence[Sequence[str]], weights: Sequence[Mapping[str, float]] = ()
+        self,
+        groups: Sequence[Sequence[str]],
+        weights: Sequence[Mapping[str, float]] = (),
+        only: str = "",
     ) -> Plan | None:
-        """The pruned path's view of ``score_slots`` (``search.topk``); None when empty."""
+        """The pruned path's view of ``score_slots`` (``search.topk``); None when empty.
+        ``only``: the caller restricts the plan to the active entries of that category
+        (``Plan.restrict``), so its terms may leave out the postings of other slots."""
         n = self.count()
         if not n:
             return None
@@ -138,12 +143,13 @@ class Scoring(ABC):
         prepared: list[list[tuple[TermData, float, float | None]]] = []
         for group, drop, weight in zip(groups, skip, weighting, strict=True):
             if not drop:
-                prepared.append([(self.term_data(term), bm25_constant(self.doc_freq(term), n),
+                prepared.append([(self.term_data(term, only), bm25_constant(self.doc_freq(term), n),
                                   weight.get(term)) for term in dict.fromkeys(group)])  # fmt: skip
         return Plan(prepared, K1 * (1.0 - B), K1 * B / avg, self.lengths())
 
-    def term_data(self, term: str) -> TermData:
-        """One term's postings for ``plan`` (built each time here; a warm source keeps them)."""
+    def term_data(self, term: str, only: str = "") -> TermData:
+        """One term's postings for ``plan`` (built each time here; a warm source keeps them).
+        ``only``: the postings of the active entries of that category suffice (``plan``)."""
         return TermData(self.postings(term), self._sink)
 
     def lengths(self) -> Lengths:
@@ -262,8 +268,8 @@ class BM25Index(Scoring):
         lengths = self._len
         return ((slot, tf, lengths[slot]) for slot, tf in self._plist(term, create=False).items())
 
-    def term_data(self, term: str) -> TermData:
-        """Kept until a document holding ``term`` is added or removed."""
+    def term_data(self, term: str, only: str = "") -> TermData:
+        """Kept until a document holding ``term`` is added or removed (every posting)."""
         found = self._data.get(term)
         if found is None:
             found = self._data[term] = TermData(self.postings(term), None)

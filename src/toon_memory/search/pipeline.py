@@ -154,7 +154,7 @@ def _matched(
     """BM25F matches (spread over the graph in graph mode): relevance, hop, via, count.
     ``only``: the category ``allowed`` implies (``_only_category``), or ""."""
     index = corpus.index
-    found = _pruned(corpus, o, groups, weights, allowed)
+    found = _pruned(corpus, o, groups, weights, allowed, only)
     if found is None:
         parts: Sequence[Mapping[int, float]] = index.score_slots(groups, weights)
         total = _exclude(corpus, rank.merge(parts), o, allowed, only)
@@ -181,13 +181,18 @@ def _pruned(
     groups: list[tuple[str, ...]],
     weights: list[dict[str, float]],
     allowed: Callable[[str], bool],
+    only: str,
 ) -> tuple[list[int], dict[int, float], int, list[Mapping[int, float]]] | None:
     """``_matched``'s exhaustive top, count and parts through ``search.topk`` (the same
-    answer): for a memory of at least ``PRUNE_FROM`` entries and a query without filters."""
+    answer): for a memory of at least ``PRUNE_FROM`` entries and a query without filters
+    but ``only``, a category known by slots (``corpus.category_bits``: ``allowed`` passes
+    its active entries but the conditional ones, checked one by one as without it)."""
     index = corpus.index
-    if index.count() < PRUNE_FROM or _strict(o):
+    if index.count() < PRUNE_FROM or _strict(replace(o, category="") if only else o):
         return None
-    plan = index.plan(groups, weights)
+    plan = index.plan(groups, weights, only)
+    if plan is not None and only:
+        plan.restrict(corpus.category_bits(only))
     if plan is None or plan.count < len(corpus.conditional):
         return None  # as ``_exclude``: few matches are checked one by one
     for node in corpus.conditional:

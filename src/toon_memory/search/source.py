@@ -25,7 +25,7 @@ from toon_memory.model.entry import Entry
 from toon_memory.search import signals
 from toon_memory.search.graph import INVERSE, edge_kind, expand_over
 from toon_memory.search.index import Scoring
-from toon_memory.search.term_data import Lengths, TermData
+from toon_memory.search.term_data import Lengths, TermData, bits_of
 from toon_memory.search.tokenize import script_family as family_of
 from toon_memory.search.warm import warm_of
 
@@ -43,11 +43,19 @@ class CorpusSource(Protocol):
     def avg_len(self) -> float: ...
     def doc_freq(self, term: str) -> int: ...
     def postings(self, term: str) -> Iterable[tuple[int, float, float]]: ...
+    def postings_in(self, term: str, category: str) -> Iterable[tuple[int, float, float]]:
+        """``postings`` of the active entries of ``category`` only."""
+        ...
+
     def slot(self, doc_id: str) -> int | None: ...
     def doc_id(self, slot: int) -> str: ...
     def doc_ids(self, slots: Sequence[int]) -> list[str]: ...
     def active_ids(self, slots: Sequence[int], category: str) -> list[str]:
         """``doc_ids``, "" for every slot that is not an active entry of ``category``."""
+        ...
+
+    def category_slots(self, category: str) -> list[int]:
+        """The slots of the active entries of ``category``, ascending."""
         ...
 
     def entry(self, doc_id: str) -> Entry | None: ...
@@ -113,8 +121,8 @@ class _Index(Scoring):
         self._n = self.fact("count", source.count)
         self._avg = source.avg_len()
 
-    def term_data(self, term: str) -> TermData:
-        return self._warm.term_data(self._source, term)
+    def term_data(self, term: str, only: str = "") -> TermData:
+        return self._warm.term_data(self._source, term, only)
 
     def lengths(self) -> Lengths:
         return self._warm.lengths
@@ -359,3 +367,10 @@ class SourceCorpus:
 
     def category_counts(self) -> dict[str, int]:
         return self.source.category_counts()
+
+    def category_bits(self, category: str) -> int:
+        """The slots of the category's active entries, kept across queries as a fact of
+        the source (``search.warm``: a document added, replaced or removed drops it)."""
+        return self.index.fact(
+            f"category {category}", lambda: bits_of(self.source.category_slots(category))
+        )

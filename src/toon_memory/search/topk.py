@@ -25,7 +25,10 @@ A depth-first walk over the groups' tiers ANDs bitmaps and skips every cell whos
 bound cannot reach the k-th best score found so far (a relative margin covers the
 bound's different summation order); only the docs of the remaining cells are
 scored, one by one. Groups with few postings are scored whole first. Counting
-matches is a popcount of the OR of the bitmaps.
+matches is a popcount of the OR of the bitmaps. A filter known by slots (``restrict``:
+the active entries of one category) is one more bitmap ANDed into the count, the
+small groups and the walk, so the answer is the exhaustive one with the slots outside
+it dropped before ``rank.top``; ``parts`` stay unfiltered, as ``score_slots`` is.
 """
 
 from __future__ import annotations
@@ -73,10 +76,20 @@ class Plan:
         self._union = [_or(d.bits for d, _c, _f, ok in g if ok) for g in self._groups]
         self.excluded: set[int] = set()
         self.count = _or(self._union).bit_count()
+        #: The slots that may match (``restrict``); -1: every slot (all bits set).
+        self._within = -1
+
+    def restrict(self, within: int) -> None:
+        """Only the slots set in the bitmap ``within`` match (the top and the count)."""
+        self._within &= within
+        self.excluded = {slot for slot in self.excluded if self._within >> slot & 1}
+        self.count = (_or(self._union) & self._within).bit_count() - len(self.excluded)
 
     # -- membership and scores ---------------------------------------------------
     def holds(self, slot: int) -> bool:
-        return any(self._in_group(terms, slot) for terms in self._live)
+        return bool(self._within >> slot & 1) and any(
+            self._in_group(terms, slot) for terms in self._live
+        )
 
     def exclude(self, slot: int) -> None:
         """Leave a matching slot out of the answer (and the count)."""
@@ -143,6 +156,9 @@ class Plan:
                     for slot in data.slots():
                         if slot not in scored and slot not in self.excluded:
                             fresh[slot] = None
+            if self._within != -1:
+                inside = set(slots_of(self._union[g] & self._within))
+                fresh = {slot: None for slot in fresh if slot in inside}
             self._take(list(fresh), scored, heap, limit)
             mask |= self._union[g]
         mask |= bits_of(self.excluded)
@@ -183,7 +199,7 @@ class Plan:
                 cells(bits & cell, depth + 1, bound + cell_bound)
             cells(bits & ~alls[depth], depth + 1, bound)
 
-        cells(_or(alls) & ~mask, 0, 0.0)
+        cells(_or(alls) & self._within & ~mask, 0, 0.0)
         leaves.sort(key=lambda leaf: -leaf[0])
         for bound, bits in leaves:  # best bound first: the k-th score rises fastest
             if len(heap) >= limit and bound * (1.0 + _MARGIN) < heap[0]:

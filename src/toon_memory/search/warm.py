@@ -63,6 +63,7 @@ _T = TypeVar("_T")
 
 class _Postings(Protocol):
     def postings(self, term: str) -> Iterable[tuple[int, float, float]]: ...
+    def postings_in(self, term: str, category: str) -> Iterable[tuple[int, float, float]]: ...
 
 
 class Warm:
@@ -71,6 +72,8 @@ class Warm:
     def __init__(self) -> None:
         self.terms: dict[str, tuple[object, TermData]] = {}
         self.lengths: list[float] = []
+        #: Terms once read for one category only (``term_data``).
+        self.partial: set[str] = set()
         self._rows: dict[int, tuple[Any, ...]] = {}
         self._facts: dict[str, object] = {}
         self._seen: object = None
@@ -116,14 +119,20 @@ class Warm:
         unpack = tracked.unpack_row
         return [unpack(row) for row in found] + [unpack(row) for row in fresh]
 
-    def term_data(self, source: _Postings, term: str) -> TermData:
-        """Kept across queries while the source's ``term_version`` stays the same."""
+    def term_data(self, source: _Postings, term: str, only: str = "") -> TermData:
+        """Kept across queries while the source's ``term_version`` stays the same. With
+        ``only`` (``Scoring.plan``), a term not kept is read the first time for the active
+        entries of that category alone (not kept: a cold process reads a fifth of a
+        head word's postings), the next time whole and kept."""
         version = getattr(source, "term_version", None)
         token = version(term) if callable(version) else None
         found = self.terms.get(term)
         if found is not None and token is not None and found[0] == token:
             return found[1]
         data = self._patched(source, term, found, token)
+        if data is None and only and term not in self.partial:
+            self.partial.add(term)
+            return TermData(source.postings_in(term, only), self.lengths)
         if data is None:
             data = TermData(source.postings(term), self.lengths)
         if token is not None:

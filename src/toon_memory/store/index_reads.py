@@ -67,6 +67,12 @@ class IndexReads:
                "(SELECT tid FROM terms WHERE term = ?) ORDER BY slot")  # fmt: skip
         return self.conn.execute(sql, (term,)).fetchall()
 
+    def postings_in(self, term: str, category: str) -> list[tuple[int, float, float]]:
+        sql = ("SELECT slot, tf, len FROM postings WHERE tid = (SELECT tid FROM terms WHERE"
+               " term = ?) AND slot IN (SELECT slot FROM docs WHERE active_category = ?)"
+               " ORDER BY slot")  # fmt: skip
+        return self.conn.execute(sql, (term, category)).fetchall()
+
     def slot(self, doc_id: str) -> int | None:
         found = self.conn.execute("SELECT slot FROM docs WHERE id = ?", (doc_id,)).fetchone()
         return None if found is None else int(found[0])
@@ -91,6 +97,10 @@ class IndexReads:
                    " AND active_category = ?")  # fmt: skip
             found.update(self.conn.execute(sql, [*part, category]).fetchall())
         return [found.get(slot, "") for slot in slots]
+
+    def category_slots(self, category: str) -> list[int]:
+        sql = "SELECT slot FROM docs WHERE active_category = ? ORDER BY slot"  # docs_category
+        return [slot for (slot,) in self.conn.execute(sql, (category,))]
 
     def entry(self, doc_id: str) -> Entry | None:
         sql = "SELECT body, accessed, last_accessed FROM docs WHERE id = ?"
