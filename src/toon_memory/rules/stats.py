@@ -161,8 +161,8 @@ class _Tally:
         self.band: Counter[str] = Counter()
         self.contents: Counter[bytes] = Counter()
         #: (quality, how many active entries have it), in the order added: ``fsum`` of
-        #: them expanded is the ``fsum`` of the entries' qualities (the same multiset;
-        #: kept as pairs, not a Counter, so 0.0 and -0.0 stay apart).
+        #: them expanded is the ``fsum`` of the entries' qualities (the same multiset,
+        #: and ``fsum`` is exactly rounded, so the order of the values does not matter).
         self.qualities: list[tuple[float, int]] = []
         #: pinned, ttl, expired, soon, cold, hit: counted as plain ints (a Counter.update
         #: per entry was most of the time at 100,000 entries).

@@ -147,7 +147,7 @@ def doc_row(
 
 def stat_columns(entry: Entry) -> tuple[object, ...]:
     """The ``docs`` columns only the statistics read (``rules.stats.Counted`` and the
-    content's digest): the quality as its ``repr`` (a REAL column would turn -0.0
-    into 0.0, and the average must be the one of the entries' own floats)."""
-    return (entry.status, entry.origin, repr(float(entry.quality)), entry.priority,
+    content's digest; a REAL column keeps a quality's float exactly but for the sign of
+    a zero, which no statistic sees: ``fsum`` of zeros is 0.0 whatever their signs)."""
+    return (entry.status, entry.origin, entry.quality, entry.priority,
             entry.ttl, content_digest(entry.content))  # fmt: skip

@@ -54,7 +54,7 @@ CREATE TABLE docs (
     date TEXT NOT NULL, created TEXT NOT NULL, accessed INTEGER NOT NULL,
     pending INTEGER NOT NULL DEFAULT 0, terms TEXT NOT NULL, body BLOB NOT NULL,
     pos INTEGER NOT NULL, family TEXT NOT NULL, status TEXT NOT NULL, origin TEXT NOT NULL,
-    quality TEXT NOT NULL, priority INTEGER NOT NULL, ttl TEXT NOT NULL, digest BLOB NOT NULL);
+    quality REAL NOT NULL, priority INTEGER NOT NULL, ttl TEXT NOT NULL, digest BLOB NOT NULL);
 CREATE INDEX docs_key ON docs (key);
 CREATE INDEX docs_pos ON docs (pos);
 CREATE INDEX docs_degree ON docs (degree);
@@ -62,8 +62,8 @@ CREATE INDEX docs_usage ON docs (last_accessed, date, created, accessed, slot, i
 CREATE INDEX docs_conditional ON docs (conditional) WHERE conditional;
 CREATE INDEX docs_pinned ON docs (pinned) WHERE pinned;
 CREATE INDEX docs_category ON docs (active_category, slot) WHERE active_category IS NOT NULL;
-CREATE INDEX docs_stats ON docs (status, active_category IS NOT NULL, active_category, origin,
-    quality, priority != 0, last_accessed, date, accessed > 0, ttl, pos);
+CREATE INDEX docs_stats ON docs (status, active_category, origin, quality, priority != 0,
+    last_accessed, date, accessed > 0, ttl, pos);
 CREATE INDEX docs_digest ON docs (digest) WHERE active_category IS NOT NULL;
 CREATE TABLE terms (tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL,
     ver INTEGER NOT NULL DEFAULT 0);

@@ -41,7 +41,7 @@ SELECT d.id, d.seq, 0, l.kind FROM links l JOIN docs d ON d.slot = l.src
 _STAT_GROUPS = """
 SELECT status, active_category IS NOT NULL, coalesce(active_category, ''), origin, quality,
  priority != 0, last_accessed, date, accessed > 0, ttl, count(*) FROM docs INDEXED BY docs_stats
- GROUP BY status, active_category IS NOT NULL, active_category, origin, quality, priority != 0,
+ GROUP BY status, active_category, origin, quality, priority != 0,
  last_accessed, date, accessed > 0, ttl
  ORDER BY min(pos)
 """
