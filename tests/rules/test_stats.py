@@ -1,15 +1,26 @@
-"""``rules.stats.compute_stats``: a pure function of the entries and the day; shares are 0..1
+"""``rules.stats.compute_stats`` (and ``grouped_stats``, which counts groups of entries alike
+exactly as their entries): a pure function of the entries and the day; shares are 0..1
 rounded to 2 places, with hit, duplicate and obsolete rates as the module defines them."""
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from toon_memory.model.entry import STATUSES, Entry
-from toon_memory.rules.stats import COLD_DAYS, COLD_QUALITY, Stats, compute_stats
+from toon_memory.rules.stats import (
+    COLD_DAYS,
+    COLD_QUALITY,
+    Alike,
+    Stats,
+    compute_stats,
+    content_digest,
+    grouped_stats,
+)
 
 DAY = date(2026, 7, 15)
 
@@ -95,3 +106,34 @@ def test_average_quality_does_not_depend_on_entry_order() -> None:
     entries = [entry(n, quality=q) for n, q in enumerate([0.1, 0.1, 0.1, 0.0])]
     forward = compute_stats(entries, DAY).average_quality
     assert compute_stats(list(reversed(entries)), DAY).average_quality == forward
+
+
+def _alike(e: Entry) -> Alike:
+    return Alike(e.status, e.active, e.category, e.origin, e.quality, int(e.priority != 0),
+                 e.last_accessed, e.date, int(e.accessed > 0), e.ttl)  # fmt: skip
+
+
+@given(ROWS, st.lists(st.integers(1, 40), min_size=12, max_size=12), st.integers(0, 3))
+def test_groups_count_as_their_entries(
+    rows: list[dict[str, object]], sizes: list[int], archived: int
+) -> None:
+    """``grouped_stats`` over (fields, n) groups is ``compute_stats`` over the n entries of
+    each group, to the float (``fsum`` of n equal qualities) and to the key order."""
+    groups = [(entry(i, **row), n) for i, (row, n) in enumerate(zip(rows, sizes, strict=False))]
+    expanded = [e.copy(id=f"{i:04x}{k:04x}") for i, (e, n) in enumerate(groups) for k in range(n)]
+    contents = Counter(content_digest(e.content) for e in expanded if e.active)
+    got = grouped_stats([(_alike(e), n) for e, n in groups], contents.items(), DAY, archived)
+    assert repr(got) == repr(compute_stats(expanded, DAY, archived))
+
+
+@pytest.mark.parametrize(("groups", "average"), [
+    ([(0.7, 5), (0.93, 5)], 0.82),  # a running sum of the ten values rounds to 0.81
+    ([(0.22, 40), (0.1, 24)], 0.17),  # fsum of the products q * n rounds to 0.18
+])  # fmt: skip
+def test_groups_of_equal_qualities_average_as_their_entries(
+    groups: list[tuple[float, int]], average: float
+) -> None:
+    entries = [entry(n, quality=q) for n, (q, size) in enumerate(groups) for _ in range(size)]
+    counted = [(_alike(entry(n, quality=q)), size) for n, (q, size) in enumerate(groups)]
+    assert compute_stats(entries, DAY).average_quality == average
+    assert grouped_stats(counted, [], DAY).average_quality == average

@@ -2,7 +2,7 @@
 
 Properties: after any sequence of remembers, merges, forgets, pins, tags and recalls
 (accesses), ``IndexView`` (``store.index_view``) and the loaded ``State`` agree on
-every ``Lookup`` question; single-entry changes made without the state loaded are
+every ``Lookup`` question (``stats`` included); single-entry changes made without the state loaded are
 durable and seen by the next process; a change that needs every entry (the
 auto-archive cap) still runs, over the state.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,7 @@ def _facts(look: Lookup, ids: list[str]) -> dict[str, object]:
         "rows": {e.id: look.persisted_row(e) for e in look.each()},
         "taken": {i: i in look.taken for i in [*ids, "ffffffff"]},
         "active": look.active_count(),
+        "stats": repr(look.stats(date(2026, 7, 15), 3)),
     }
 
 

@@ -27,7 +27,7 @@ from toon_memory.model.settings import Config
 from toon_memory.rules import remember as rules
 from toon_memory.rules.budgets import DEFAULT_BUDGET_TOKENS
 from toon_memory.rules.changes import Diff, diff_entries
-from toon_memory.rules.stats import Stats, compute_stats
+from toon_memory.rules.stats import Stats
 from toon_memory.store.config import load_config
 from toon_memory.store.paths import MemoryPaths, find_project_root, home_dir
 from toon_memory.store.store import Store
@@ -375,7 +375,7 @@ class Memory:
         """Counts by category, origin, status, TTL and quality; hit and duplicate rates."""
         archived = self.store.archived_count()
         with self._recaller.lookup() as state:
-            return compute_stats(state.each(), today(), archived)
+            return state.stats(today(), archived)
 
     def diff(self, since: str = "24h", type: str = "all") -> Diff:
         """Entries created or updated since a date (``24h``, ``7d`` or ``YYYY-MM-DD``)."""

@@ -17,13 +17,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Protocol
 
 from toon_memory.model.entry import ATTRIBUTES, Entry
+from toon_memory.rules.stats import content_digest
 
 #: What ``analyse`` gives for one entry: weighted terms, weighted length, typed links.
 Analysis = tuple[dict[str, float], float, list[tuple[str, str]], str]
 Analyse = Callable[[Entry], Analysis]
 #: Between the terms of a ``docs`` row's ``terms`` column.
 TERM_SEP = "\x00"
-INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 18)})"
+INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 24)})"
 #: One analysed entry: (slot, id, graph order, weighted length, terms, typed links, family).
 Document = tuple[int, str, int, float, list[str], list[tuple[str, str]], str]
 
@@ -136,9 +137,17 @@ def doc_row(
     pos: int,
 ) -> tuple[object, ...]:
     length, terms, family = analysed
-    conditional = bool(entry.ttl) or entry.status != "active"
+    conditional = bool(entry.ttl) or not entry.active
     body = marshal.dumps(tuple(getattr(entry, name) for name in ATTRIBUTES))
     return (slot, entry.id, entry.key, seq, length, 0, conditional, entry.priority > 0,
-            entry.category if entry.status == "active" else None, entry.last_accessed,
+            entry.category if entry.active else None, entry.last_accessed,
             entry.date, entry.created, entry.accessed, pending, TERM_SEP.join(terms), body,
-            pos, family)  # fmt: skip
+            pos, family, *stat_columns(entry))  # fmt: skip
+
+
+def stat_columns(entry: Entry) -> tuple[object, ...]:
+    """The ``docs`` columns only the statistics read (``rules.stats.Counted`` and the
+    content's digest; a REAL column keeps a quality's float exactly but for the sign of
+    a zero, which no statistic sees: ``fsum`` of zeros is 0.0 whatever their signs)."""
+    return (entry.status, entry.origin, entry.quality, entry.priority,
+            entry.ttl, content_digest(entry.content))  # fmt: skip

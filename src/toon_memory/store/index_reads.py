@@ -15,6 +15,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from toon_memory.model.entry import Entry
+from toon_memory.rules.stats import Alike
 
 #: (other id, other's graph order, the link is the node's own, its type).
 LinkRow = tuple[str, int, bool, str]
@@ -34,6 +35,17 @@ SELECT d.id, d.seq, 1, l.kind FROM links l JOIN docs d ON d.key = l.target
 UNION ALL
 SELECT d.id, d.seq, 0, l.kind FROM links l JOIN docs d ON d.slot = l.src
  WHERE l.target = :key
+"""
+
+#: The entries that count alike for ``rules.stats`` (its ``Counted`` fields, ``priority``
+#: and ``accessed`` as whether they are 0), each group with its size and in the order
+#: of its first entry in the file; one scan of the ``docs_stats`` index.
+_STAT_GROUPS = """
+SELECT status, active_category IS NOT NULL, coalesce(active_category, ''), origin, quality,
+ priority != 0, last_accessed, date, accessed > 0, ttl, count(*) FROM docs INDEXED BY docs_stats
+ GROUP BY status, active_category, origin, quality, priority != 0,
+ last_accessed, date, accessed > 0, ttl
+ ORDER BY min(pos)
 """
 
 
@@ -224,6 +236,20 @@ class IndexReads:
         rows = self.conn.execute(sql, (seen[1],)).fetchall()
         now = max((seq for seq, _slot, _facts in rows), default=seen[1])
         return (epoch, now), ([slot for _seq, slot, _f in rows], any(f for *_, f in rows))
+
+    def stat_groups(self) -> list[tuple[Alike, int]]:
+        """The entries as ``rules.stats.grouped_stats`` reads them (``_STAT_GROUPS``)."""
+        return [(Alike(status, bool(active), category, origin, float(quality), pinned, last,
+                       day, used, ttl), n)
+                for status, active, category, origin, quality, pinned, last, day, used, ttl, n
+                in self.conn.execute(_STAT_GROUPS)]  # fmt: skip
+
+    def shared_contents(self) -> list[tuple[bytes, int]]:
+        """(content digest, how many active entries have it) for the digests at least two
+        active entries share (one alone counts nothing: ``rules.stats.grouped_stats``)."""
+        sql = ("SELECT digest, count(*) FROM docs INDEXED BY docs_digest"
+               " WHERE active_category IS NOT NULL GROUP BY digest HAVING count(*) > 1")  # fmt: skip
+        return self.conn.execute(sql).fetchall()
 
     # -- meta ---------------------------------------------------------------------
     def _meta(self, name: str) -> str | None:

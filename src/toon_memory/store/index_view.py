@@ -12,9 +12,11 @@ never writes. ``complete`` is False: a change that needs every entry raises
 from __future__ import annotations
 
 from collections.abc import Container, Iterator
+from datetime import date
 from typing import Any
 
 from toon_memory.model.entry import Entry
+from toon_memory.rules.stats import Stats, grouped_stats
 from toon_memory.store.index_db import IndexDb
 from toon_memory.store.index_reads import row_entry
 
@@ -57,6 +59,10 @@ class IndexView:
         """Every entry in file order, decoded one row at a time."""
         for row in self.db.conn.execute(f"{_ROW} ORDER BY pos"):
             yield row_entry(*row)
+
+    def stats(self, today: date, archived: int) -> Stats:
+        """``compute_stats`` of every entry, from the rows grouped in SQLite (no body read)."""
+        return grouped_stats(self.db.stat_groups(), self.db.shared_contents(), today, archived)
 
     def versions(self, key: str) -> list[Entry]:
         return [e for e in self.with_key(key) if e.status == "superseded"]

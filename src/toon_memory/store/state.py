@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Protocol
 
 from toon_memory.model.entry import Entry, EntryMap, Summary, entry_from_row
+from toon_memory.rules.stats import Stats, compute_stats
 from toon_memory.store.journal import Op
 
 
@@ -53,6 +55,10 @@ class Lookup(Protocol):
 
     def each(self) -> Iterator[Entry]:
         """Every entry (any status), in file order, one at a time."""
+        ...
+
+    def stats(self, today: date, archived: int) -> Stats:
+        """``rules.stats.compute_stats`` of every entry (``archived``: the archive's size)."""
         ...
 
     @property
@@ -98,6 +104,9 @@ class State:
 
     def each(self) -> Iterator[Entry]:
         return iter(self.entries.values())
+
+    def stats(self, today: date, archived: int) -> Stats:
+        return compute_stats(self.entries.values(), today, archived)
 
     @property
     def taken(self) -> Container[str]:

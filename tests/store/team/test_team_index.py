@@ -82,6 +82,26 @@ def test_recall_over_the_index_answers_as_the_state_and_loads_no_state(
     assert lean.get("k3").content == full.get("k3").content
 
 
+def test_stats_over_the_index_are_the_stats_of_the_state_and_load_no_state(
+    team_database: str, project: Path, tmp_path: Path
+) -> None:
+    writer = _open(project, team_database)
+    _fill(writer, 30)
+    writer.remember("warning", "k3", "postgres lock timeout, changed")  # k3's old version
+    writer.remember("decision", "twin", writer.get("k4").content)  # another entry's content
+    writer.forget("k5")
+    writer.pin("k7", 2)
+    writer.recall("postgres ranking")  # accesses, folded by the next reader's index
+    lean = Memory(tmp_path / "lean", database=team_database, name="acme")
+    got = lean.stats()
+    assert lean.store.loaded() is None, "counted from the index's grouped rows"
+    full = Memory(tmp_path / "full", database=team_database, name="acme")
+    full.store.state()
+    assert repr(got) == repr(full.stats())
+    assert (got.total, got.pinned, got.by_status["obsolete"]) == (32, 1, 1)
+    assert got.hit_rate > 0 and got.duplicate_rate > 0, got
+
+
 def test_a_remember_goes_through_the_index_and_another_server_sees_it_at_once(
     team_database: str, project: Path, tmp_path: Path
 ) -> None:
