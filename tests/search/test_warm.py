@@ -106,13 +106,13 @@ def test_a_warm_reader_answers_as_a_fresh_one_after_any_write(steps, kept, same,
 def _rows_read(db: IndexDb) -> list[int]:
     """The slots whose rows ``db`` reads from now on."""
     read: list[int] = []
-    rows_at = db.packed_rows_at
+    rows_at = db.rows_at
 
     def counted(slots):  # type: ignore[no-untyped-def]
         read.extend(slots)
         return rows_at(slots)
 
-    db.packed_rows_at = counted  # type: ignore[method-assign]
+    db.rows_at = counted  # type: ignore[method-assign]
     return read
 
 

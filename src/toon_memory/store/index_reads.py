@@ -19,8 +19,6 @@ from toon_memory.rules.stats import Alike
 
 #: (other id, other's graph order, the link is the node's own, its type).
 LinkRow = tuple[str, int, bool, str]
-#: A docs row as read: (slot, id, body, accessed, last_accessed, degree, family).
-PackedRow = tuple[int, str, bytes, int, str, int, str]
 _LINKS_OF_MANY = """
 SELECT s.id, d.id, d.seq, 1, l.kind, l.pos FROM docs s JOIN links l ON l.src = s.slot
  JOIN docs d ON d.key = l.target WHERE s.id IN @IDS
@@ -132,17 +130,13 @@ class IndexReads:
     def rows_at(self, slots: Sequence[int]) -> list[tuple[int, str, Entry, int, str]]:
         """(slot, id, entry, degree, family) of the documents at many slots, in one read per
         400 (``search.source.Rows``: ``doc_ids`` and a candidates' ``prefetch`` at once)."""
-        return [_unpacked(row) for row in self.packed_rows_at(slots)]
-
-    def packed_rows_at(self, slots: Sequence[int]) -> list[PackedRow]:
-        """``rows_at`` as stored, the entry not decoded yet (``unpack_row``): what a warm
-        process keeps between queries (``search.warm.Tracked``)."""
-        rows: list[PackedRow] = []
+        rows: list[tuple[int, str, Entry, int, str]] = []
         for i in range(0, len(slots), 400):
             part = list(slots[i : i + 400])
             sql = ("SELECT slot, id, body, accessed, last_accessed, degree, family FROM docs"
                    f" WHERE slot IN ({','.join('?' * len(part))})")  # fmt: skip
-            rows.extend(self.conn.execute(sql, part))
+            for slot, doc_id, body, accessed, last, degree, family in self.conn.execute(sql, part):
+                rows.append((slot, doc_id, row_entry(body, accessed, last), degree, family))
         return rows
 
     def families_of(self, ids: Collection[str]) -> dict[str, str]:
@@ -218,11 +212,6 @@ class IndexReads:
                "GROUP BY active_category ORDER BY min(slot)")  # fmt: skip
         return dict(self.conn.execute(sql).fetchall())
 
-    @staticmethod
-    def unpack_row(row: PackedRow) -> tuple[int, str, Entry, int, str]:
-        """A ``packed_rows_at`` row as ``rows_at`` gives it (``search.warm.Tracked``)."""
-        return _unpacked(row)
-
     def row_changes(self, seen: object) -> tuple[object, tuple[list[int], bool] | None]:
         """The rows' token now, and what changed since token ``seen``: (the slots whose row
         changed, whether any count, degree, conditional or pinned flag may have), or None
@@ -258,12 +247,6 @@ class IndexReads:
 
     def _set_meta(self, name: str, value: str) -> None:
         self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
-
-
-def _unpacked(row: PackedRow) -> tuple[int, str, Entry, int, str]:
-    """A ``packed_rows_at`` row as ``rows_at`` gives it."""
-    slot, doc_id, body, accessed, last, degree, family = row
-    return slot, doc_id, row_entry(body, accessed, last), degree, family
 
 
 def row_entry(body: bytes, accessed: int, last_accessed: str) -> Entry:
