@@ -11,9 +11,8 @@ from pathlib import Path
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from tests.search.builders import TODAY
-from tests.store.test_index_db import _KEYS, _OPTIONS, _QUERIES, _entry, _new_db, _writes
+from tests.store.test_index_db import _KEYS, _OPTIONS, _QUERIES, _apply, _entry, _new_db, _writes
 
-from toon_memory.model.entry import Entry
 from toon_memory.search import Engine, RecallOptions, RecallResult
 from toon_memory.search.corpus import analyse
 from toon_memory.search.engine import Ranker
@@ -41,24 +40,6 @@ def _answers(db: IndexDb) -> list[object]:
             with db.reading():
                 out.append(_summary(Ranker(SourceCorpus(db)).recall(opts, today=TODAY)))
     return out
-
-
-def _write(step: object, engine: Engine, db: IndexDb) -> None:
-    with db.writing():
-        if isinstance(step, Entry):
-            engine.upsert(step)
-            db.upsert(step, analyse)
-        elif step == "rebuild":
-            db.clear()
-            db.load(engine.export(), {e.id: e for e in engine.entries}, {})
-        elif isinstance(step, tuple):
-            for e in engine.entries:
-                if e.key == step[1]:
-                    db.fold_access(e.id, step[2])
-        else:
-            for entry_id in [e.id for e in engine.entries if e.key == step]:
-                engine.remove(entry_id)
-                db.remove(entry_id)
 
 
 _A = _entry("k1", ["redis", "timeout"], ["k2"], {})
@@ -91,7 +72,7 @@ def test_a_warm_reader_answers_as_a_fresh_one_after_any_write(steps, kept, same,
             writer = warm if same else _new_db(Path(tmp))
             _answers(warm)  # empty: every later query starts warm
             for i, step in enumerate(steps, start=1):
-                _write(step, engine, writer)
+                _apply(step, engine, writer)
                 if i % every and i < len(steps):
                     continue
                 fresh = _new_db(Path(tmp))  # a new process: nothing kept

@@ -69,7 +69,8 @@ def _compare(engine: Engine, db: IndexDb) -> None:
 
 
 def _apply(step: object, engine: Engine, db: IndexDb) -> None:
-    """One step of a random history on both engines: an upsert, a rebuild or a delete."""
+    """One step of a random history on both engines: an upsert, a rebuild, a delete or
+    (``("access", key, day)``, the index alone) an access folded in."""
     with db.writing():
         if isinstance(step, Entry):
             engine.upsert(step)
@@ -77,6 +78,10 @@ def _apply(step: object, engine: Engine, db: IndexDb) -> None:
         elif step == "rebuild":
             db.clear()
             db.load(engine.export(), {e.id: e for e in engine.entries}, {})
+        elif isinstance(step, tuple):
+            for e in engine.entries:
+                if e.key == step[1]:
+                    db.fold_access(e.id, step[2])
         else:
             for entry_id in [e.id for e in engine.entries if e.key == step]:
                 engine.remove(entry_id)
