@@ -86,9 +86,11 @@ class Warm:
         if not self._tracked or not callable(changes):
             return
         self._seen, changed = changes(self._seen)
-        slots, facts = changed if changed is not None else ((), True)
         if changed is None:
             self._rows.clear()
+            self._facts.clear()
+            return
+        slots, facts = changed
         for slot in slots:
             self._rows.pop(slot, None)
         if facts:
