@@ -41,12 +41,14 @@ def _exhaustive(index: BM25Index, groups, weights, limit):  # type: ignore[no-un
     limit=st.sampled_from([1, 2, 5, 20, 400]),
     small=st.sampled_from([0, 3, 4096]),
     tiered=st.sampled_from([1, 256]),
+    cells=st.sampled_from([1, 6, 4096]),
 )
 def test_the_pruned_top_equals_the_exhaustive_top(  # type: ignore[no-untyped-def]
-    monkeypatch, docs, removed, groups, weighting, limit, small, tiered
+    monkeypatch, docs, removed, groups, weighting, limit, small, tiered, cells
 ) -> None:
     monkeypatch.setattr(term_data, "SMALL", small)  # both halves of the walk, on small corpora
     monkeypatch.setattr(term_data, "_TIERED", tiered)
+    monkeypatch.setattr(topk, "CELLS", cells)  # a walk cut short: later groups bound every leaf
     index = _index(docs, removed)
     weights = (weighting + [{}] * len(groups))[: len(groups)]
     best, total = _exhaustive(index, groups, weights, limit)

@@ -41,6 +41,8 @@ from toon_memory.search.term_data import Lengths, TermData, bits_of, slots_of
 
 #: A bound this close to the k-th score is not pruned (summation order may differ).
 _MARGIN = 1e-9
+#: At most this many cells in the walk (the product of the split groups' cell counts).
+CELLS = 4096
 
 #: One term of a prepared group: (data, BM25 constant c, factor or None, counts as a match).
 _Term = tuple[TermData, float, "float | None", bool]
@@ -187,13 +189,14 @@ class Plan:
         for d in range(len(options) - 1, -1, -1):
             rest[d] = rest[d + 1] + (options[d][0][1] if options[d] else 0.0)
         alls = [_or(bits for bits, _b in opts) for opts in options]
+        split = _split_depth(options)
         leaves: list[tuple[float, int]] = []
 
         def cells(bits: int, depth: int, bound: float) -> None:
             if not bits:
                 return
-            if depth == len(options):
-                leaves.append((bound, bits))
+            if depth == split:
+                leaves.append((bound + rest[depth], bits))
                 return
             for cell, cell_bound in options[depth]:
                 cells(bits & cell, depth + 1, bound + cell_bound)
@@ -268,6 +271,20 @@ class _Part(Mapping[int, float]):
 
     def __len__(self) -> int:
         return self._plan._union[self._g].bit_count()
+
+
+def _split_depth(options: Sequence[Sequence[tuple[int, float]]]) -> int:
+    """How many groups (best bound first) the walk splits into cells: as many as keep the
+    cells under ``CELLS``; each group past them adds its best bound to every leaf, so
+    no bound is ever below a score (a query of many words is scored, never walked to
+    death: 12 head words made 2.4 million cells)."""
+    product, depth = 1, 0
+    for opts in options:
+        product *= len(opts) + 1
+        if product > CELLS:
+            break
+        depth += 1
+    return max(depth, 1) if options else 0
 
 
 def _or(values: Iterable[int]) -> int:
