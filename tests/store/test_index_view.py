@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from tests.conftest import no_entry_cap
+from tests.conftest import no_entry_cap, run_cli
 
 from toon_memory import Memory
 from toon_memory.errors import NotFoundError
@@ -183,3 +183,30 @@ def test_a_small_memory_writes_over_its_state(
     memory.remember("decision", "small", "a small memory keeps its state loaded")
     assert memory.store.loaded() is not None
     assert Memory(project).get("small").content == "a small memory keeps its state loaded"
+
+
+def test_a_one_shot_process_writes_a_small_memory_over_the_index(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under TOON_MEMORY_LEAN_BYTES a CLI command (``Memory(one_shot=True)``) still reads and
+    writes single entries over the index, in real subprocesses: it never loads the whole
+    state, so it writes no pickle of every entry; a long-lived process then reads it all."""
+    monkeypatch.setenv("TOON_MEMORY_LEAN_BYTES", str(64 * 1024 * 1024))
+    _past_eager_compaction(project)
+    memory = Memory(project)
+    memory.recall("warm")  # the index, built once
+    memory.paths.cache.unlink(missing_ok=True)
+    for args in (["remember", "-c", "decision", "-k", "cli-made", "-m", "made by one call"],
+                 ["get", "filler-3"], ["forget", "filler-4"], ["pin", "filler-5"], ["stats"]):
+        run_cli(*args, project=project, check=True)
+        assert not memory.paths.cache.exists(), args  # the state was never loaded
+    one = Memory(project, one_shot=True)
+    one.remember("decision", "in-process", "one call, one process")
+    assert one.get("filler-5").priority and one.store.loaded() is None
+    lasting = Memory(project)  # a long-lived process loads a small memory's state once
+    lasting.remember("decision", "lasting", "kept in memory")
+    assert lasting.store.loaded() is not None
+    assert lasting.get("cli-made").content == "made by one call"
+    assert lasting.get("in-process").content == "one call, one process"
+    assert lasting.get("filler-4").status != "active"
+    assert lasting.stats().total == Memory(project, one_shot=True).stats().total == 403

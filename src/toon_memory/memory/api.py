@@ -60,12 +60,13 @@ def _index_version() -> str:
     return str(INDEX_VERSION)
 
 
-def _open_store(paths: MemoryPaths, database: str | None, name: str) -> Store:
+def _open_store(paths: MemoryPaths, database: str | None, name: str, one_shot: bool) -> Store:
     from toon_memory.store.team import database_url
 
     url = database_url(database)
     if url is None:
-        return Store(paths, make_derived=_build_engine, derived_version=_index_version())
+        version = _index_version()
+        return Store(paths, make_derived=_build_engine, derived_version=version, one_shot=one_shot)
     from toon_memory.store.team.team_store import TeamStore
 
     return TeamStore(paths, url, name, make_derived=_build_engine, derived_version=_index_version())
@@ -81,16 +82,20 @@ class Memory:
         global_store: bool = False,
         database: str | None = None,
         name: str | None = None,
+        one_shot: bool = False,
     ) -> None:
         """``database`` (or ``TOON_MEMORY_DATABASE_URL``): keep the entries in that team
-        database, as project ``name`` (default: the project folder's name)."""
+        database, as project ``name`` (default: the project folder's name). ``one_shot``:
+        this process makes one call and exits (a CLI command, a hook), so single-entry
+        reads and writes go through the on-disk index at any size instead of loading the
+        whole state (a long-lived process loads a small memory's state once and keeps it)."""
         if global_store:
             self.root = home_dir()
             self.paths = MemoryPaths.for_global()
         else:
             self.root = find_project_root(project)
             self.paths = MemoryPaths.for_project(self.root)
-        self.store = _open_store(self.paths, database, name or self.root.name)
+        self.store = _open_store(self.paths, database, name or self.root.name, one_shot)
         self._recaller = Recaller(self.store, self.root)
         self._editor = Editor(self.store, self.root, self._recaller)
         self._upkeep = Maintenance(self.store, self.root, project=not global_store)

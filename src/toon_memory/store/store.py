@@ -70,9 +70,13 @@ class Store(Compaction, Damage):
         paths: MemoryPaths,
         make_derived: Callable[[EntryMap], Derived] | None = None,
         derived_version: str = "",
+        *,
+        one_shot: bool = False,
     ) -> None:
-        """``derived_version`` names the format of what ``make_derived`` builds (cache key)."""
+        """``derived_version`` names the format of what ``make_derived`` builds (cache key);
+        ``one_shot``: this process makes one call and exits (``prefers_index``)."""
         self.paths = paths
+        self.one_shot = one_shot
         self.lock = FileLock(paths.lock)
         self._make_derived = make_derived
         self._cache_version = cache_version(derived_version)
@@ -318,7 +322,11 @@ class Store(Compaction, Damage):
     # -- the on-disk index (``store.index_sync``) ------------------------------
     def prefers_index(self, lean_bytes: int) -> bool:
         """Should single-entry reads and writes go through the on-disk index instead of
-        loading the state? (data.toon holds ``lean_bytes`` or more)"""
+        loading the state? Yes for a one-shot process at any size (it would load the
+        state for one call), else when data.toon holds ``lean_bytes`` or more (below, a
+        long-lived process loads the state once and then answers faster from it)."""
+        if self.one_shot:
+            return True
         try:
             return self.paths.data.stat().st_size >= lean_bytes
         except OSError:

@@ -108,7 +108,7 @@ def run_and_report(project: str | None, action: str, agent: str | None,
 def _pre_commit(project: str | None) -> str:
     from toon_memory.memory.api import Memory
 
-    return Memory(Path(project) if project else None).sharing.pre_commit()
+    return Memory(Path(project) if project else None, one_shot=True).sharing.pre_commit()
 
 
 def settle_streams() -> None:
@@ -132,9 +132,9 @@ def _memory(project: str | None, event: HookEvent) -> Memory:
     from toon_memory.memory.api import Memory
 
     if project:
-        return Memory(Path(project))
+        return Memory(Path(project), one_shot=True)
     cwd = Path(event.cwd) if event.cwd else None
-    return Memory(cwd if cwd is not None and cwd.is_dir() else None)
+    return Memory(cwd if cwd is not None and cwd.is_dir() else None, one_shot=True)
 
 
 def _server_from_env() -> str:

@@ -48,7 +48,7 @@ class Invocation:
             from toon_memory.memory.api import Memory
 
             self._memory = Memory(Path(self.project) if self.project else None,
-                                  database=self.database)  # fmt: skip
+                                  database=self.database, one_shot=True)  # fmt: skip
         return self._memory
 
     def print_notices(self) -> None:

@@ -35,7 +35,7 @@ def workspace_option(func: F) -> F:
 def open_memory(folder: str | None) -> Memory:
     from toon_memory.memory.api import Memory
 
-    memory = Memory(Path(folder) if folder else None)
+    memory = Memory(Path(folder) if folder else None, one_shot=True)
     for note in memory.notices():
         click.echo(f"note: {note}", err=True)
     return memory
