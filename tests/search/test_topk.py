@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from toon_memory.search import rank, term_data, topk
@@ -42,13 +42,21 @@ def _exhaustive(index: BM25Index, groups, weights, limit):  # type: ignore[no-un
     small=st.sampled_from([0, 3, 4096]),
     tiered=st.sampled_from([1, 256]),
     cells=st.sampled_from([1, 6, 4096]),
+    batch=st.sampled_from([1, 2, 3, 128]),
 )
+@example(  # the walk stops on a leaf below the k-th score with leaves put off to score
+    docs=[{"a": [], "b": [], "c": ["w0"]}, {"a": [], "b": [], "c": ["w0", "w0", "w1"]},
+          {"a": ["w0"], "b": [], "c": ["w2"]}],
+    removed=[], groups=[("w0", "w2"), ("w1",)], weighting=[], limit=1, small=3, tiered=1,
+    cells=1, batch=2,
+)  # fmt: skip
 def test_the_pruned_top_equals_the_exhaustive_top(  # type: ignore[no-untyped-def]
-    monkeypatch, docs, removed, groups, weighting, limit, small, tiered, cells
+    monkeypatch, docs, removed, groups, weighting, limit, small, tiered, cells, batch
 ) -> None:
     monkeypatch.setattr(term_data, "SMALL", small)  # both halves of the walk, on small corpora
     monkeypatch.setattr(term_data, "_TIERED", tiered)
     monkeypatch.setattr(topk, "CELLS", cells)  # a walk cut short: later groups bound every leaf
+    monkeypatch.setattr(topk, "BATCH", batch)  # leaves scored one by one, or a few together
     index = _index(docs, removed)
     weights = (weighting + [{}] * len(groups))[: len(groups)]
     best, total = _exhaustive(index, groups, weights, limit)

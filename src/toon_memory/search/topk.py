@@ -43,6 +43,9 @@ from toon_memory.search.term_data import Lengths, TermData, bits_of, slots_of
 _MARGIN = 1e-9
 #: At most this many cells in the walk (the product of the split groups' cell counts).
 CELLS = 4096
+#: Leaves of the walk are scored together until they hold this many slots: a leaf costs
+#: a pass over the bitmap and a lookup per term whatever its size, and most are small.
+BATCH = 256
 
 #: One term of a prepared group: (data, BM25 constant c, factor or None, counts as a match).
 _Term = tuple[TermData, float, "float | None", bool]
@@ -105,39 +108,63 @@ class Plan:
 
     def group_score(self, g: int, slot: int) -> float | None:
         """``Scoring._group_scores`` for one slot: None when the group does not hold it."""
-        return self._group_values(g, [slot], [self._per_len * self._lengths[slot]])[0]
+        values = self._group_values(g, [slot], [self._per_len * self._lengths[slot]])
+        return None if values is None else values[0]
 
     def score(self, slot: int) -> float:
         """``rank.merge`` of the group scores: summed in group order."""
         return self.scores([slot])[0]
 
-    def scores(self, slots: Sequence[int]) -> list[float]:
-        """``score`` of many slots at once (the lookups batched, term at a time)."""
+    def scores(
+        self, slots: Sequence[int], groups: Iterable[int] | None = None, bits: int = -1
+    ) -> list[float]:
+        """``score`` of many slots at once (the lookups batched, term at a time). A caller
+        that knows them passes the ``groups`` that may hold any of the slots (in order)
+        and the slots' bitmap ``bits``: a term holding none of them is skipped, which
+        leaves every sum as it was (an absent group or term adds nothing)."""
         lengths, per_len = self._lengths, self._per_len
         extra = [per_len * lengths[slot] for slot in slots]
-        totals: list[float | None] = [None] * len(slots)
-        for g in range(len(self._groups)):
-            for i, value in enumerate(self._group_values(g, slots, extra)):
-                if value is not None:
-                    total = totals[i]
-                    totals[i] = value if total is None else total + value
+        totals: list[float | None] | None = None
+        for g in range(len(self._groups)) if groups is None else groups:
+            values = self._group_values(g, slots, extra, bits)
+            if values is None:
+                continue
+            if totals is None:
+                totals = values
+            else:  # per slot: the value alone, or the sum so far plus it (rank.merge)
+                totals = [v if t is None else t if v is None else t + v
+                          for t, v in zip(totals, values, strict=True)]  # fmt: skip
+        if totals is None:
+            return [0.0] * len(slots)
         return [0.0 if total is None else total for total in totals]
 
-    def _group_values(self, g: int, slots: Sequence[int], extra: list[float]) -> list[float | None]:
-        """Group ``g``'s score of each slot (None: not held), with ``extra[i]`` the length
-        part of slot i's BM25 denominator; per slot, the operations of
-        ``index.term_scores`` and ``Scoring._group_scores`` in their order."""
+    def _group_values(
+        self, g: int, slots: Sequence[int], extra: list[float], bits: int = -1
+    ) -> list[float | None] | None:
+        """Group ``g``'s score of each slot (None: not held; None for all: no term holds
+        any), with ``extra[i]`` the length part of slot i's BM25 denominator and ``bits``
+        a bitmap holding every slot; per slot, the operations of ``index.term_scores``
+        and ``Scoring._group_scores`` in their order (a factor of None: no product, as
+        there; a term after the first takes a slot whose value it beats, or whose value
+        is unset when its own is above 0)."""
         base = self._base
-        best: list[float | None] = [None] * len(slots)
+        best: list[float | None] | None = None
         for _tf_of, c, factor, first, _ok, data in self._live[g]:
-            scale = 1.0 if factor is None else factor
-            for i, tf in enumerate(data.tfs(slots)):
-                if tf is None:
-                    continue
-                value = c * tf / (tf + base + extra[i]) * scale
-                held = best[i]
-                if first or value > (0.0 if held is None else held):
-                    best[i] = value
+            if not data.bits & bits:
+                continue  # a term holding none of the slots changes no value
+            tfs = data.tfs(slots)
+            if factor is None:
+                values = [None if tf is None else c * tf / (tf + base + e)
+                          for tf, e in zip(tfs, extra, strict=True)]  # fmt: skip
+            else:
+                values = [None if tf is None else c * tf / (tf + base + e) * factor
+                          for tf, e in zip(tfs, extra, strict=True)]  # fmt: skip
+            if first:
+                best = values
+            else:
+                held = best or [None] * len(slots)
+                best = [h if v is None or not v > (0.0 if h is None else h) else v
+                        for h, v in zip(held, values, strict=True)]  # fmt: skip
         return best
 
     def parts(self) -> list[Mapping[int, float]]:
@@ -172,14 +199,20 @@ class Plan:
     def _is_small(self, g: int) -> bool:
         return sum(d.df for d, _c, _f, ok in self._groups[g] if ok) <= term_data.SMALL
 
-    def _take(self, slots: list[int], scored: dict[int, float], heap: list[float],
-              limit: int) -> None:  # fmt: skip
-        for slot, value in zip(slots, self.scores(slots), strict=True):
-            scored[slot] = value
-            if len(heap) < limit:
-                heapq.heappush(heap, value)
-            elif value > heap[0]:
-                heapq.heapreplace(heap, value)
+    def _take(self, slots: list[int], scored: dict[int, float], heap: list[float], limit: int,
+              groups: Iterable[int] | None = None, bits: int = -1) -> None:  # fmt: skip
+        """Score ``slots`` (``scores``) into ``scored``; ``heap`` keeps the ``limit`` best."""
+        values = self.scores(slots, groups, bits)
+        scored.update(zip(slots, values, strict=True))
+        room = max(0, limit - len(heap))
+        for value in values[:room]:
+            heapq.heappush(heap, value)
+        if len(values) > room:
+            floor = heap[0]
+            for value in values[room:]:
+                if value > floor:
+                    heapq.heapreplace(heap, value)
+                    floor = heap[0]
 
     def _walk(self, large: list[int], scored: dict[int, float], heap: list[float],
               limit: int, mask: int) -> None:  # fmt: skip
@@ -204,10 +237,29 @@ class Plan:
 
         cells(_or(alls) & self._within & ~mask, 0, 0.0)
         leaves.sort(key=lambda leaf: -leaf[0])
+
+        def below(bound: float) -> bool:
+            return len(heap) >= limit and bound * (1.0 + _MARGIN) < heap[0]
+
+        def take(bits: int) -> None:  # (the small groups' slots are masked out)
+            self._take(slots_of(bits), scored, heap, limit, large, bits)
+
+        batch, size = 0, 0
         for bound, bits in leaves:  # best bound first: the k-th score rises fastest
-            if len(heap) >= limit and bound * (1.0 + _MARGIN) < heap[0]:
-                return
-            self._take(slots_of(bits), scored, heap, limit)
+            if below(bound):
+                if not batch:
+                    return
+                take(batch)  # what was put off, then the bound again
+                batch, size = 0, 0
+                if below(bound):
+                    return
+            batch |= bits  # small leaves are scored together (scoring more is still exact)
+            size += bits.bit_count()
+            if size >= BATCH:
+                take(batch)
+                batch, size = 0, 0
+        if batch:
+            take(batch)
 
     def _options(self, g: int) -> list[tuple[int, float]]:
         """Disjoint cells of one group, best bound first: each (term, tier) minus better ones."""
@@ -238,17 +290,46 @@ class Plan:
             chosen = [slot for slot, value in scored.items() if value >= floor]
         else:
             chosen = list(scored)
-        chosen.sort(key=lambda slot: (-scored[slot], self._position(slot)))
-        best = chosen[:limit]
+        chosen.sort(key=scored.__getitem__, reverse=True)
+        end = min(limit, len(chosen))
+        while 0 < end < len(chosen) and scored[chosen[end]] == scored[chosen[end - 1]]:
+            end += 1  # a run of ties across the limit: all of it is put in order
+        best = self._tied_in_order(chosen[:end], scored)[:limit]
         return best, {slot: scored[slot] for slot in best}
 
-    def _position(self, slot: int) -> tuple[int, int, int]:
-        """Where the exhaustive path's merged dict holds ``slot`` (its tie order)."""
+    def _tied_in_order(self, ranked: list[int], scored: dict[int, float]) -> list[int]:
+        """``ranked`` (by score, best first) with each run of equal scores in the
+        exhaustive order (``_positions``), which is read for tied slots only."""
+        out: list[int] = []
+        start = 0
+        while start < len(ranked):
+            end = start + 1
+            while end < len(ranked) and scored[ranked[end]] == scored[ranked[start]]:
+                end += 1
+            run = ranked[start:end]
+            out.extend(sorted(run, key=self._positions(run).__getitem__) if len(run) > 1 else run)
+            start = end
+        return out
+
+    def _positions(self, slots: list[int]) -> dict[int, tuple[int, int, int]]:
+        """Where the exhaustive path's merged dict holds each slot (its tie order): the
+        first group holding it, that group's first term holding it, the term's posting
+        order (the lookups batched, term at a time)."""
+        found: dict[int, tuple[int, int, int]] = {}
+        pending = slots
         for g, terms in enumerate(self._groups):
             for i, (data, _c, _f, ok) in enumerate(terms):
-                if ok and data.tf(slot) is not None:
-                    return g, i, data.position(slot)
-        return len(self._groups), 0, slot
+                if not ok or not pending:
+                    continue
+                missing = []
+                for slot, tf in zip(pending, data.tfs(pending), strict=True):
+                    if tf is None:
+                        missing.append(slot)
+                    else:
+                        found[slot] = (g, i, data.position(slot))
+                pending = missing
+        found.update({slot: (len(self._groups), 0, slot) for slot in pending})
+        return found
 
 
 class _Part(Mapping[int, float]):
