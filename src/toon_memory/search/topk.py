@@ -34,6 +34,7 @@ it dropped before ``rank.top``; ``parts`` stay unfiltered, as ``score_slots`` is
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from toon_memory.search import term_data
@@ -216,50 +217,38 @@ class Plan:
 
     def _walk(self, large: list[int], scored: dict[int, float], heap: list[float],
               limit: int, mask: int) -> None:  # fmt: skip
+        """Best first over the cells of the large groups' tiers: a cell's bound is the sum
+        of its split groups' bounds plus the best bound of each group not split yet, so no
+        score in it is above it; a cell is split (ANDed with the next group's tiers) only
+        while its bound can reach the k-th best score found, and a leaf (split as deep as
+        ``CELLS`` allows) is scored, small ones together (``_Batch``)."""
         options = [self._options(g) for g in large]
         options.sort(key=lambda opts: -opts[0][1] if opts else 0.0)
         rest = [0.0] * (len(options) + 1)
         for d in range(len(options) - 1, -1, -1):
             rest[d] = rest[d + 1] + (options[d][0][1] if options[d] else 0.0)
         alls = [_or(bits for bits, _b in opts) for opts in options]
-        split = _split_depth(options)
-        leaves: list[tuple[float, int]] = []
-
-        def cells(bits: int, depth: int, bound: float) -> None:
-            if not bits:
-                return
-            if depth == split:
-                leaves.append((bound + rest[depth], bits))
-                return
-            for cell, cell_bound in options[depth]:
-                cells(bits & cell, depth + 1, bound + cell_bound)
-            cells(bits & ~alls[depth], depth + 1, bound)
-
-        cells(_or(alls) & self._within & ~mask, 0, 0.0)
-        leaves.sort(key=lambda leaf: -leaf[0])
+        split, order = _split_depth(options), itertools.count()
+        frontier = [(-rest[0], 0, 0, 0.0, _or(alls) & self._within & ~mask)]
+        batch = _Batch(lambda bits: self._take(slots_of(bits), scored, heap, limit, large, bits))
 
         def below(bound: float) -> bool:
             return len(heap) >= limit and bound * (1.0 + _MARGIN) < heap[0]
 
-        def take(bits: int) -> None:  # (the small groups' slots are masked out)
-            self._take(slots_of(bits), scored, heap, limit, large, bits)
-
-        batch, size = 0, 0
-        for bound, bits in leaves:  # best bound first: the k-th score rises fastest
-            if below(bound):
-                if not batch:
-                    return
-                take(batch)  # what was put off, then the bound again
-                batch, size = 0, 0
-                if below(bound):
-                    return
-            batch |= bits  # small leaves are scored together (scoring more is still exact)
-            size += bits.bit_count()
-            if size >= BATCH:
-                take(batch)
-                batch, size = 0, 0
-        if batch:
-            take(batch)
+        while frontier:
+            key, _n, depth, bound, bits = heapq.heappop(frontier)
+            if below(-key) and (not batch.flush() or below(-key)):
+                return  # (what was put off is scored first: the k-th score may rise)
+            if depth == split:
+                batch.add(bits)
+                continue
+            for cell, cell_bound in (*options[depth], (~alls[depth], 0.0)):
+                sub = bits & cell
+                if sub:
+                    below_it = bound + cell_bound
+                    heapq.heappush(frontier, (-(below_it + rest[depth + 1]), next(order),
+                                              depth + 1, below_it, sub))  # fmt: skip
+        batch.flush()
 
     def _options(self, g: int) -> list[tuple[int, float]]:
         """Disjoint cells of one group, best bound first: each (term, tier) minus better ones."""
@@ -300,16 +289,16 @@ class Plan:
     def _tied_in_order(self, ranked: list[int], scored: dict[int, float]) -> list[int]:
         """``ranked`` (by score, best first) with each run of equal scores in the
         exhaustive order (``_positions``), which is read for tied slots only."""
-        out: list[int] = []
-        start = 0
-        while start < len(ranked):
-            end = start + 1
-            while end < len(ranked) and scored[ranked[end]] == scored[ranked[start]]:
-                end += 1
-            run = ranked[start:end]
-            out.extend(sorted(run, key=self._positions(run).__getitem__) if len(run) > 1 else run)
-            start = end
-        return out
+        runs: list[list[int]] = []
+        for slot in ranked:
+            if runs and scored[runs[-1][0]] == scored[slot]:
+                runs[-1].append(slot)
+            else:
+                runs.append([slot])
+        tied = [slot for run in runs if len(run) > 1 for slot in run]
+        where = self._positions(tied) if tied else {}
+        return [slot for run in runs
+                for slot in (sorted(run, key=where.__getitem__) if len(run) > 1 else run)]  # fmt: skip
 
     def _positions(self, slots: list[int]) -> dict[int, tuple[int, int, int]]:
         """Where the exhaustive path's merged dict holds each slot (its tie order): the
@@ -330,6 +319,30 @@ class Plan:
                 pending = missing
         found.update({slot: (len(self._groups), 0, slot) for slot in pending})
         return found
+
+
+class _Batch:
+    """Leaves of the walk put off to be scored together, up to ``BATCH`` slots: a leaf
+    costs a pass over its bitmap and a lookup per term whatever its size, and most
+    are small; scoring a leaf that might have been pruned changes no answer."""
+
+    def __init__(self, score: Callable[[int], None]) -> None:
+        self._score = score
+        self._bits, self._size = 0, 0
+
+    def add(self, bits: int) -> None:
+        self._bits |= bits
+        self._size += bits.bit_count()
+        if self._size >= BATCH:
+            self.flush()
+
+    def flush(self) -> bool:
+        """Score what was put off; False when nothing was."""
+        if not self._bits:
+            return False
+        bits, self._bits, self._size = self._bits, 0, 0
+        self._score(bits)
+        return True
 
 
 class _Part(Mapping[int, float]):
