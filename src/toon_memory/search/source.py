@@ -27,7 +27,7 @@ from toon_memory.search.graph import INVERSE, edge_kind, expand_over
 from toon_memory.search.index import Scoring
 from toon_memory.search.term_data import Lengths, TermData, bits_of
 from toon_memory.search.tokenize import script_family as family_of
-from toon_memory.search.warm import warm_of
+from toon_memory.search.warm import Warm, warm_of
 
 #: One link between two nodes, seen from a node: (other id, other's graph sequence,
 #: True when the link is the node's own, its type). See ``CorpusSource.links``.
@@ -116,7 +116,7 @@ class _Index(Scoring):
         rows_at = getattr(source, "rows_at", None)
         self._rows_at = rows_at if callable(rows_at) and sink is not None else None
         self._rows_sink = sink
-        self._warm = warm_of(source)
+        self._warm = self.warm = warm_of(source)
         self.fact = self._warm.fact
         self._n = self.fact("count", source.count)
         self._avg = source.avg_len()
@@ -233,15 +233,24 @@ class _Entries(Mapping[str, Entry]):
         return self._source.count()
 
 
-class _Derived(Mapping[str, tuple[float, float]]):
-    """``Corpus.static`` computed on the entries a query reads."""
+def _static(entry: Entry) -> tuple[float, float]:
+    return signals.static_bonus(entry), signals.factor(entry, ())
 
-    def __init__(self, entries: _Entries) -> None:
+
+class _Derived(Mapping[str, tuple[float, float]]):
+    """``Corpus.static`` computed on the entries a query reads (kept with the rows a
+    long-lived process keeps: ``Warm.derived``)."""
+
+    def __init__(self, entries: _Entries, warm: Warm) -> None:
         self._entries = entries
+        self._warm = warm
+        #: The slot of each entry read with its row (``SourceCorpus._keep_rows``).
+        self.slots: dict[str, int] = {}
 
     def __getitem__(self, node: str) -> tuple[float, float]:
         entry = self._entries[node]
-        return signals.static_bonus(entry), signals.factor(entry, ())
+        slot = self.slots.get(node)
+        return _static(entry) if slot is None else self._warm.derived(slot, entry, _static)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._entries)
@@ -279,7 +288,7 @@ class SourceCorpus:
         self.entries = _Entries(source)
         self.index = _Index(source, self._keep_rows)
         self.graph = _Graph(source)
-        self.static = _Derived(self.entries)
+        self.static = _Derived(self.entries, self.index.warm)
         self.family = _Families(self.entries)
         self.conditional = self.index.fact("conditional", source.conditional_ids)
         self.pinned = self.index.fact("pinned", source.pinned_ids)
@@ -288,9 +297,10 @@ class SourceCorpus:
 
     def _keep_rows(self, rows: list[tuple[int, str, Entry, int, str]]) -> None:
         """Rows read with their ids (``Rows``): what ``prefetch`` would read for them."""
-        seen, known = self.entries.seen, self.family.known
-        for _slot, doc_id, entry, degree, family in rows:
+        seen, known, slots = self.entries.seen, self.family.known, self.static.slots
+        for slot, doc_id, entry, degree, family in rows:
             seen.setdefault(doc_id, entry)
+            slots[doc_id] = slot
             self._degrees[doc_id] = degree
             known[doc_id] = family
 

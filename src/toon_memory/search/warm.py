@@ -74,6 +74,8 @@ class Warm:
         #: Terms once read for one category only (``term_data``).
         self.partial: set[str] = set()
         self._rows: dict[int, Row] = {}
+        #: What ``derived`` computed from a kept row's entry, by slot (goes with the row).
+        self._derived: dict[int, tuple[float, float]] = {}
         self._facts: dict[str, object] = {}
         self._seen: object = None
         self._tracked = False
@@ -88,11 +90,13 @@ class Warm:
         self._seen, changed = changes(self._seen)
         if changed is None:
             self._rows.clear()
+            self._derived.clear()
             self._facts.clear()
             return
         slots, facts = changed
         for slot in slots:
             self._rows.pop(slot, None)
+            self._derived.pop(slot, None)
         if facts:
             self._facts.clear()
 
@@ -117,7 +121,22 @@ class Warm:
             kept[row[0]] = row
         if len(kept) > ROWS_KEPT:  # the newest half stays (dicts keep insertion order)
             self._rows = dict(list(kept.items())[-(ROWS_KEPT // 2) :])
+            self._derived = {s: v for s, v in self._derived.items() if s in self._rows}
         return found + fresh
+
+    def derived(
+        self, slot: int, entry: Entry, compute: Callable[[Entry], tuple[float, float]]
+    ) -> tuple[float, float]:
+        """``compute(entry)`` for the entry of a kept row, kept with the row (the entry's
+        static bonus and factor: 400 candidates' every query); computed afresh for any
+        other entry."""
+        row = self._rows.get(slot)
+        if row is None or row[2] is not entry:
+            return compute(entry)
+        found = self._derived.get(slot)
+        if found is None:
+            found = self._derived[slot] = compute(entry)
+        return found
 
     def term_data(self, source: _Postings, term: str, only: str = "") -> TermData:
         """Kept across queries while the source's ``term_version`` stays the same. With
