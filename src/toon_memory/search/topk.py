@@ -21,10 +21,11 @@ they are not. So the pruning is set-at-a-time, in C: each term keeps its posting
 as a bitmap (a Python ``int``) split into impact tiers, each tier with the exact
 maximum of its score for the current N and average length (its (tf, shortest length)
 pairs: BM25 rises with tf and falls with length, and IEEE rounding is monotone).
-A depth-first walk over the groups' tiers ANDs bitmaps and skips every cell whose
+A best-first walk over the groups' tiers ANDs bitmaps and never splits a cell whose
 bound cannot reach the k-th best score found so far (a relative margin covers the
 bound's different summation order); only the docs of the remaining cells are
-scored, one by one. Groups with few postings are scored whole first. Counting
+scored, small cells together, term at a time over the terms that hold them. Groups
+with few postings are scored whole first. Counting
 matches is a popcount of the OR of the bitmaps. A filter known by slots (``restrict``:
 the active entries of one category) is one more bitmap ANDed into the count, the
 small groups and the walk, so the answer is the exhaustive one with the slots outside
