@@ -4,7 +4,10 @@ Invariant: data.toon is encoded outside the lock and swapped in under it,
 only when neither data.toon nor the journal moved meanwhile (else nothing is
 replaced: another process compacted); the journal tail written during the
 encode is carried over, and unreadable lines in the part folded in are kept
-aside, never dropped. An OS refusal leaves every file as it was.
+aside, never dropped. An OS refusal leaves every file as it was. A one-shot
+process (``Store.one_shot``: a CLI command, a hook) compacts over the bare state
+(no search engine built) and writes no derived cache: it exits next, and a
+long-lived process writes its own.
 """
 
 from __future__ import annotations
@@ -50,12 +53,13 @@ class Compaction:
     lock: FileLock
     _pos: Position | None
     _key: Key | None
+    one_shot: bool
 
     if TYPE_CHECKING:
 
         @property
         def derived_key(self) -> str: ...
-        def state(self) -> State: ...
+        def state(self, engine: bool = True) -> State: ...
         def save_cache(self) -> None: ...
         def _catch_up(self, pos: Position) -> bool: ...
         def _keep_aside(self, bad: bytes, count: int) -> None: ...
@@ -83,7 +87,7 @@ class Compaction:
 
     def _compact(self) -> bool:
         with self.lock:
-            state = self.state()
+            state = self.state(engine=not self.one_shot)
             pos = self._pos
             assert pos is not None
             if not pos.journal_offset and not pos.access_offset and pos.data is not None:
@@ -109,7 +113,8 @@ class Compaction:
             self._pos = Position(file_id(self.paths.data), j_ino, 0, a_ino, 0)
             reanchor(self.paths, self.derived_key, pos, self._pos)
             self._catch_up(self._pos)
-        self.save_cache()
+        if not self.one_shot:
+            self.save_cache()
         return True
 
     def _carry_tail(self, path: Path, offset: int, *, keep_damage: bool = False) -> int | None:
