@@ -69,14 +69,18 @@ _SCALARS: dict[type, Callable[[Any], str]] = {
 }  # fmt: skip
 
 
+#: An empty list or object, as ``json`` writes it at any indentation.
+_EMPTY: dict[type, str] = {list: "[]", dict: "{}"}
+
+
 def _value(value: Any, pad: str) -> str:
     """``value`` as ``json.dumps(..., indent=2)`` writes it nested at indentation ``pad``:
     scalars and lists of texts directly, anything else by ``json.dumps`` itself."""
     scalar = _SCALARS.get(type(value))
     if scalar is not None:
         return scalar(value)
-    if not value and type(value) in (list, dict):
-        return "[]" if type(value) is list else "{}"
+    if not value and type(value) in _EMPTY:
+        return _EMPTY[type(value)]
     if type(value) is list:
         inner = "\n" + pad + "  "
         try:  # (every item a text: ``encode_basestring`` refuses anything else)
@@ -126,11 +130,13 @@ def objects_text(rows: list[dict[Any, Any]]) -> list[str]:
 
 
 def _column(values: tuple[Any, ...]) -> Iterable[str]:
+    """One field's texts, of a chunk of objects (nested at ``_FIELD_PAD``)."""
     kinds = set(map(type, values))
     scalar = _SCALARS.get(kinds.pop()) if len(kinds) == 1 else None
     if scalar is not None:
         return map(scalar, values)
-    return [_value(value, _FIELD_PAD) for value in values]
+    return [_EMPTY[type(value)] if not value and type(value) in _EMPTY
+            else _value(value, _FIELD_PAD) for value in values]  # fmt: skip
 
 
 def _list(
