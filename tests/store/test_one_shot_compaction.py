@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import toon_format
 from tests.conftest import run_cli
 from tests.store.test_index_view import _past_eager_compaction
 
 from toon_memory import Memory
+from toon_memory.store.index_db import IndexDb, index_path
 
 
 def _strict_keys(memory: Memory) -> list[str]:
@@ -49,3 +51,37 @@ def test_a_cli_compact_writes_no_cache(project: Path) -> None:
     keys = _strict_keys(memory)
     assert len(keys) == 301 and keys[-1] == "use-redis"
     assert Memory(project, one_shot=True).get("use-redis").content.startswith("Use Redis")
+
+
+def _builds(memory: Memory) -> int:
+    db = IndexDb.open(index_path(memory.paths), memory.store.derived_key)
+    assert db is not None
+    try:
+        return db.builds()
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("size", [0, 300])
+def test_a_compaction_after_a_write_over_the_index_moves_the_index_along(
+    project: Path, size: int
+) -> None:
+    """A write over the index leaves it one write behind; it is caught up before the
+    compaction (the one after the write in a small memory, an explicit one in a big one),
+    which moves it to the new files: the next command reads it, no rebuild."""
+    if size:
+        _past_eager_compaction(project, size)
+    else:
+        Memory(project).remember("decision", "first", "the first decision")
+    Memory(project, one_shot=True).recall("decision")
+    built = _builds(Memory(project))
+    Memory(project).paths.cache.unlink(missing_ok=True)  # (a long-lived process wrote it)
+    for i in range(3):
+        one = Memory(project, one_shot=True)
+        one.remember("decision", f"key-{i}", f"decision number {i} about the pool")
+        Memory(project, one_shot=True).compact()  # (nothing left to fold in a small memory)
+        assert not one.paths.journal.exists()
+        found = Memory(project, one_shot=True).recall("pool", limit=10)
+        assert {hit.entry.key for hit in found.hits} >= {f"key-{j}" for j in range(i + 1)}
+    assert _builds(Memory(project)) == built, "the index was never built again"
+    assert not Memory(project).paths.cache.exists()

@@ -12,10 +12,13 @@ long-lived process writes its own.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toon_memory.errors import ToonMemoryError
 from toon_memory.store import journal
 from toon_memory.store.cache import Position, file_id
 from toon_memory.store.codec import encode_document
@@ -53,6 +56,7 @@ class Compaction:
     lock: FileLock
     _pos: Position | None
     _key: Key | None
+    _state: State | None
     one_shot: bool
 
     if TYPE_CHECKING:
@@ -68,18 +72,25 @@ class Compaction:
     def journal_size(self) -> int:
         return inode_size(self.paths.journal)[1]
 
-    def _maybe_compact(self) -> None:
+    def _maybe_compact(self, sync: Callable[[], object] | None = None) -> None:
+        """Compact when the journal grew enough (``sync``: as ``compact``'s)."""
         data_size = (file_id(self.paths.data) or (0, 0, 0))[2]
         j_size = self.journal_size()
         if data_size < EAGER_COMPACT_BYTES or j_size > max(MIN_JOURNAL_BYTES, data_size // 4):
-            self.compact()
+            self.compact(sync)
 
-    def compact(self) -> bool:
+    def compact(self, sync: Callable[[], object] | None = None) -> bool:
         """Fold journal and access log into data.toon. False if another process raced us.
 
-        An OS refusal (read-only, disk full) raises ``FileAccessError`` and
-        leaves every file as it was.
+        ``sync`` (a ``Recaller.lean``), when no state is loaded, first brings the on-disk
+        index up to the files (a write made over it leaves it one write behind), so the
+        compaction moves it along to the new files (``index_anchor.reanchor``) instead
+        of leaving it to a full rebuild by the next reader. An OS refusal (read-only,
+        disk full) raises ``FileAccessError`` and leaves every file as it was.
         """
+        if sync is not None and self._state is None:
+            with contextlib.suppress(OSError, ToonMemoryError):
+                sync()
         try:
             return self._compact()
         except OSError as exc:
