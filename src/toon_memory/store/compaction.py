@@ -7,7 +7,9 @@ encode is carried over, and unreadable lines in the part folded in are kept
 aside, never dropped. An OS refusal leaves every file as it was. A one-shot
 process (``Store.one_shot``: a CLI command, a hook) compacts over the bare state
 (no search engine built) and writes no derived cache: it exits next, and a
-long-lived process writes its own.
+long-lived process writes its own. Given a ``sync`` (the caller's way to catch the
+on-disk index up with the files) and no loaded state, it runs that first, so the
+index is moved along to the new files rather than left to a rebuild.
 """
 
 from __future__ import annotations
