@@ -437,7 +437,7 @@ class Memory:
 
     def compact(self) -> bool:
         """Fold the journal and access log into data.toon."""
-        return self._upkeep.compact()
+        return self._upkeep.compact(self._recaller.lean)
 
     def refresh(self) -> None:
         """Catch up with the store's head without a client's query: the loaded state, else
@@ -448,7 +448,7 @@ class Memory:
 
     def close(self) -> None:
         """Compact on the way out (servers call this on exit); never raises."""
-        self._upkeep.close()
+        self._upkeep.close(self._recaller.lean)
 
     def doctor(self) -> list[tuple[str, str]]:
         """Health report: (level, message) pairs, level ok|warn|error."""

@@ -102,17 +102,17 @@ class Maintenance:
 
         return restore_backup(self.store, Path(backup) if backup else None)
 
-    def compact(self) -> bool:
-        """Fold the journal and access log into data.toon."""
+    def compact(self, sync: Callable[[], object] | None = None) -> bool:
+        """Fold the journal and access log into data.toon (``sync``: ``Store.compact``'s)."""
         if not self.paths.folder.is_dir():
             return True
-        return self.store.compact()
+        return self.store.compact(sync)
 
-    def close(self) -> None:
+    def close(self, sync: Callable[[], object] | None = None) -> None:
         """Compact on the way out (servers call this on exit); never raises."""
         try:
             if self.store.journal_size() or self.paths.access_log.exists():
-                self.store.compact()
+                self.store.compact(sync)
         except (ToonMemoryError, OSError):
             return
 

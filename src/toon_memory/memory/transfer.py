@@ -37,8 +37,6 @@ from toon_memory.model.entry import Entry, Summary, is_valid_id
 from toon_memory.model.settings import Limits
 from toon_memory.rules.remember import new_id, versions_to_drop
 from toon_memory.store.config import load_config
-from toon_memory.store.paths import inside_a_memory
-from toon_memory.system.atomic import write_atomic
 
 if TYPE_CHECKING:
     from toon_memory.rules.imports import Verdict
@@ -307,38 +305,14 @@ class Transfer:
         return load_config(self.store.paths.config).limits
 
     def export(self, path: str | Path) -> int:
-        """Write every entry and summary to a JSON file; return the entry count.
+        """Write every entry and summary to a JSON file; return the entry count
+        (``memory.exporting``: streamed from the on-disk index where it serves).
 
         The file must lie outside every memory folder and in a folder that exists.
         """
-        target = Path(path)
-        self._check_target(target)
-        state = self.store.state()
-        entries = [e.to_dict() for e in state.entries.values()]
-        payload = {
-            "version": 1,
-            "entries": entries,
-            "summaries": [s.to_row() for s in state.summaries.values()],
-        }
-        write_atomic(target, (json.dumps(payload, ensure_ascii=False, indent=2) + "\n").encode())
-        return len(entries)
+        from toon_memory.memory.exporting import export
 
-    def _check_target(self, target: Path) -> None:
-        if "\x00" in str(target):
-            raise InputError("file", "holds a NUL character; no file can have that name")
-        if target.is_dir():
-            raise InputError("file", f"{target} is a folder; name a file")
-        if target.exists() and not target.is_file():
-            raise InputError("file", f"{target} is not a regular file (a device, a pipe?)")
-        if not target.parent.is_dir():
-            raise InputError("file", f"folder {target.parent} does not exist; create it first")
-        own = self.store.paths.folder.resolve()
-        if own in target.resolve().parents or inside_a_memory(target):
-            raise InputError(
-                "file",
-                f"{target} is inside a memory folder; exporting there would overwrite the "
-                "memory's own files: name a file outside it",
-            )
+        return export(self.store, path)
 
     def import_(
         self, path: str | Path, allow_secrets: bool = False, progress: Progress | None = None

@@ -4,15 +4,23 @@ Invariant: data.toon is encoded outside the lock and swapped in under it,
 only when neither data.toon nor the journal moved meanwhile (else nothing is
 replaced: another process compacted); the journal tail written during the
 encode is carried over, and unreadable lines in the part folded in are kept
-aside, never dropped. An OS refusal leaves every file as it was.
+aside, never dropped. An OS refusal leaves every file as it was. A one-shot
+process (``Store.one_shot``: a CLI command, a hook) compacts over the bare state
+(no search engine built) and writes no derived cache: it exits next, and a
+long-lived process writes its own. Given a ``sync`` (the caller's way to catch the
+on-disk index up with the files) and no loaded state, it runs that first, so the
+index is moved along to the new files rather than left to a rebuild.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toon_memory.errors import ToonMemoryError
 from toon_memory.store import journal
 from toon_memory.store.cache import Position, file_id
 from toon_memory.store.codec import encode_document
@@ -50,12 +58,14 @@ class Compaction:
     lock: FileLock
     _pos: Position | None
     _key: Key | None
+    _state: State | None
+    one_shot: bool
 
     if TYPE_CHECKING:
 
         @property
         def derived_key(self) -> str: ...
-        def state(self) -> State: ...
+        def state(self, engine: bool = True) -> State: ...
         def save_cache(self) -> None: ...
         def _catch_up(self, pos: Position) -> bool: ...
         def _keep_aside(self, bad: bytes, count: int) -> None: ...
@@ -64,18 +74,25 @@ class Compaction:
     def journal_size(self) -> int:
         return inode_size(self.paths.journal)[1]
 
-    def _maybe_compact(self) -> None:
+    def _maybe_compact(self, sync: Callable[[], object] | None = None) -> None:
+        """Compact when the journal grew enough (``sync``: as ``compact``'s)."""
         data_size = (file_id(self.paths.data) or (0, 0, 0))[2]
         j_size = self.journal_size()
         if data_size < EAGER_COMPACT_BYTES or j_size > max(MIN_JOURNAL_BYTES, data_size // 4):
-            self.compact()
+            self.compact(sync)
 
-    def compact(self) -> bool:
+    def compact(self, sync: Callable[[], object] | None = None) -> bool:
         """Fold journal and access log into data.toon. False if another process raced us.
 
-        An OS refusal (read-only, disk full) raises ``FileAccessError`` and
-        leaves every file as it was.
+        ``sync`` (a ``Recaller.lean``), when no state is loaded, first brings the on-disk
+        index up to the files (a write made over it leaves it one write behind), so the
+        compaction moves it along to the new files (``index_anchor.reanchor``) instead
+        of leaving it to a full rebuild by the next reader. An OS refusal (read-only,
+        disk full) raises ``FileAccessError`` and leaves every file as it was.
         """
+        if sync is not None and self._state is None:
+            with contextlib.suppress(OSError, ToonMemoryError):
+                sync()
         try:
             return self._compact()
         except OSError as exc:
@@ -83,7 +100,7 @@ class Compaction:
 
     def _compact(self) -> bool:
         with self.lock:
-            state = self.state()
+            state = self.state(engine=not self.one_shot)
             pos = self._pos
             assert pos is not None
             if not pos.journal_offset and not pos.access_offset and pos.data is not None:
@@ -109,7 +126,8 @@ class Compaction:
             self._pos = Position(file_id(self.paths.data), j_ino, 0, a_ino, 0)
             reanchor(self.paths, self.derived_key, pos, self._pos)
             self._catch_up(self._pos)
-        self.save_cache()
+        if not self.one_shot:
+            self.save_cache()
         return True
 
     def _carry_tail(self, path: Path, offset: int, *, keep_damage: bool = False) -> int | None:

@@ -271,9 +271,15 @@ class Store(Compaction, Damage):
         """``mutate`` for a single-entry change, over a view of the on-disk index (``lean``,
         called under the lock) when the state is not loaded in this process: the change
         reads only the rows it needs; it raises ``StateNeeded`` to run over the state."""
-        return self._locked(lambda: self._over_view(change, lean))
+        return self._locked(lambda: self._over_view(change, lean), lean)
 
-    def _locked(self, run: Callable[[], tuple[list[journal.Op], T]]) -> T:
+    def _locked(
+        self,
+        run: Callable[[], tuple[list[journal.Op], T]],
+        sync: Callable[[], object] | None = None,
+    ) -> T:
+        """``run`` under the lock, then a compaction when the journal grew enough (``sync``
+        first: see ``_maybe_compact``)."""
         try:
             self.ensure_folder()
             with self.lock:
@@ -285,7 +291,7 @@ class Store(Compaction, Damage):
         if ops:
             # The change is durable already: folding it in can wait for the next write.
             with contextlib.suppress(OSError, ToonMemoryError):
-                self._maybe_compact()
+                self._maybe_compact(sync)
         return result
 
     def _over_state(

@@ -51,6 +51,15 @@ def decode_ours(text: str) -> dict[str, Any] | None:
     return {"version": 1, "entries": entries, "summaries": summaries}
 
 
+def entry_rows(header: str) -> int | None:
+    """How many rows follow ``header`` when it is the entries table's header line of our
+    shape (``entries: []``: 0); None for any other line."""
+    if header == "entries: []":
+        return 0
+    found = _ENTRIES.fullmatch(header)
+    return None if found is None else int(found.group(1))
+
+
 def _table(
     lines: list[str], at: int, name: str, header: re.Pattern[str], fields: tuple[str, ...]
 ) -> tuple[int, list[dict[str, Any]]]:

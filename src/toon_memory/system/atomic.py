@@ -4,6 +4,8 @@ Invariant: ``write_atomic`` leaves either the old file or the complete new
 one at ``path``, never a mix, and the new one is on disk (file and folder
 fsync'd) when it returns, and it only ever replaces a regular file (never a
 device, pipe or folder standing at ``path``: ``/dev/null`` stays a device).
+``write_atomic_chunks`` is the same for data written a chunk at a time (a chunk
+source that fails leaves the old file and no temp file).
 ``append_durable`` returns only after the bytes are fsync'd.
 """
 
@@ -13,6 +15,7 @@ import contextlib
 import errno
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -52,12 +55,18 @@ def _new_temp(path: Path) -> tuple[int, str]:
 
 def write_temp(path: Path, data: bytes) -> Path:
     """Write ``data`` to a fsync'd temp file beside ``path``; return its path."""
+    return _write_temp_chunks(path, (data,))
+
+
+def _write_temp_chunks(path: Path, chunks: Iterable[bytes]) -> Path:
+    """``write_temp`` of the bytes ``chunks`` yields, one chunk in memory at a time."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = _new_temp(path)
     try:
         _copy_mode(path, fd)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for chunk in chunks:
+                handle.write(chunk)
             handle.flush()
             os.fsync(handle.fileno())
     except BaseException:
@@ -75,6 +84,12 @@ def replace_durable(temp: Path, path: Path) -> None:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data``: temp file, fsync, rename, fsync folder."""
+    write_atomic_chunks(path, (data,))
+
+
+def write_atomic_chunks(path: Path, chunks: Iterable[bytes]) -> None:
+    """``write_atomic`` of the bytes ``chunks`` yields (a big file, never whole in memory);
+    when ``chunks`` raises, ``path`` is left as it was and the temp file is removed."""
     import stat
 
     try:
@@ -84,7 +99,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     if not stat.S_ISREG(mode):
         raise OSError(errno.EINVAL, "not a regular file (a device, pipe or folder); not replaced",
                       str(path))  # fmt: skip
-    replace_durable(write_temp(path, data), path)
+    replace_durable(_write_temp_chunks(path, chunks), path)
 
 
 def append_durable(path: Path, data: bytes) -> int:

@@ -287,10 +287,10 @@ class TeamStore(Store):
     def journal_size(self) -> int:
         return 0
 
-    def _maybe_compact(self) -> None:
+    def _maybe_compact(self, sync: Callable[[], object] | None = None) -> None:
         return None
 
-    def compact(self) -> bool:
+    def compact(self, sync: Callable[[], object] | None = None) -> bool:
         """Nothing to fold: the database is always compact."""
         return True
 
