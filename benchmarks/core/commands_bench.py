@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.core.store_bench import _cli_rss, synthetic_memory
+from benchmarks.core.store_bench import _cli_rss, fake_repo, synthetic_memory
 from benchmarks.retrieval.common import print_table
 
 Args = Callable[[Path, int], tuple[list[str], str]]
@@ -62,7 +62,7 @@ def measure(n: int, runs: int, home: Path) -> dict[str, tuple[float, float]]:
     recall's (``FIRST``), and the sizes of data.toon and of the index (``"sizes"``, MB)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        (root / ".git").mkdir()
+        fake_repo(root)
         synthetic_memory(root, n)
         before = _index_bytes(home)  # (the home holds the smaller sizes' indexes too)
         first = _cli_rss(root, "recall", "redis pool timeout")

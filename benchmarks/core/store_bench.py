@@ -68,6 +68,14 @@ def _vocabulary(rng: random.Random, size: int = 20_000) -> list[str]:
     return WORDS + sorted(made)
 
 
+def fake_repo(root: Path) -> None:
+    """A project folder that looks like a git work tree on branch ``main`` (a ``.git``
+    folder with its ``HEAD``), as every real project has: the branch is read from HEAD,
+    no git process is started per session heartbeat."""
+    (root / ".git").mkdir(parents=True, exist_ok=True)
+    (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+
+
 def synthetic_memory(root: Path, n: int) -> None:
     """Write a data.toon of ``n`` entries straight through the codec (Zipf-distributed words)."""
     from toon_memory.model.entry import CATEGORIES, Entry
@@ -125,7 +133,7 @@ def measure(n: int, repeats: int, encrypted: bool = False) -> dict[str, float]:
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        (root / ".git").mkdir()
+        fake_repo(root)
         synthetic_memory(root, n)
         if encrypted:
             Memory(root).security.encrypt()

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from benchmarks.core.store_bench import WORDS, _cli_rss, synthetic_memory
+from benchmarks.core.store_bench import WORDS, _cli_rss, fake_repo, synthetic_memory
 from benchmarks.retrieval.common import print_table
 
 SERVER = [sys.executable, "-m", "toon_memory", "mcp"]
@@ -90,7 +90,7 @@ def measure(n: int, calls: int, prebuilt: bool) -> list[object]:
     rng = random.Random(5)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        (root / ".git").mkdir()
+        fake_repo(root)
         synthetic_memory(root, n)
         if prebuilt:  # the derived index made by another process, as on any day but the first
             _cli_rss(root, "recall", "redis timeout")
