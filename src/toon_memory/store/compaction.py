@@ -5,11 +5,14 @@ only when neither data.toon nor the journal moved meanwhile (else nothing is
 replaced: another process compacted); the journal tail written during the
 encode is carried over, and unreadable lines in the part folded in are kept
 aside, never dropped. An OS refusal leaves every file as it was. A one-shot
-process (``Store.one_shot``: a CLI command, a hook) compacts over the bare state
-(no search engine built) and writes no derived cache: it exits next, and a
-long-lived process writes its own. Given a ``sync`` (the caller's way to catch the
-on-disk index up with the files) and no loaded state, it runs that first, so the
-index is moved along to the new files rather than left to a rebuild.
+process (``Store.one_shot``: a CLI command, a hook) with no state loaded writes
+the new data.toon from the on-disk index when that index is current with the
+files (``compaction_stream``: the same bytes, a chunk of entries at a time), else
+over the bare state (no search engine built); it writes no derived cache: it
+exits next, and a long-lived process writes its own. Given a ``sync`` (the
+caller's way to catch the on-disk index up with the files) and no loaded state,
+it runs that first, so the index is moved along to the new files rather than
+left to a rebuild (and, in a one-shot process, serves the compaction).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from toon_memory.system.atomic import replace_durable, write_atomic, write_temp
 from toon_memory.system.oserrors import explain
 
 if TYPE_CHECKING:
+    from toon_memory.store.compaction_stream import Streamed
     from toon_memory.store.crypto import Key
     from toon_memory.store.paths import MemoryPaths
     from toon_memory.store.state import State
@@ -67,6 +71,8 @@ class Compaction:
         def derived_key(self) -> str: ...
         def state(self, engine: bool = True) -> State: ...
         def save_cache(self) -> None: ...
+        def local(self) -> str: ...
+        def encrypted(self) -> bool: ...
         def _catch_up(self, pos: Position) -> bool: ...
         def _keep_aside(self, bad: bytes, count: int) -> None: ...
         def _seal(self, data: bytes) -> bytes: ...
@@ -99,6 +105,10 @@ class Compaction:
             raise explain(exc, self.paths.data) from None
 
     def _compact(self) -> bool:
+        streamed = self._streamed()
+        if streamed is not None:
+            made, folded = streamed
+            return True if made is None else self._swap(made, folded, None)
         with self.lock:
             state = self.state(engine=not self.one_shot)
             pos = self._pos
@@ -107,6 +117,21 @@ class Compaction:
                 return True
         temp = write_temp(self.paths.data, self._seal(encode_document(
             list(state.entries.values()), list(state.summaries.values())).encode()))  # fmt: skip
+        return self._swap(temp, pos, state)
+
+    def _streamed(self) -> Streamed | None:
+        """A one-shot process with no state loaded writes the new data.toon from the
+        on-disk index (``compaction_stream``) when that index is current with the files;
+        None: the state path (a plain store of this folder's files only)."""
+        if not self.one_shot or self._state is not None or self.local() or self.encrypted():
+            return None
+        from toon_memory.store.compaction_stream import streamed_data
+
+        return streamed_data(self.paths, self.derived_key, self.lock)
+
+    def _swap(self, temp: Path, pos: Position, state: State | None) -> bool:
+        """Put ``temp`` (the files at ``pos`` folded) in place of data.toon, unless they
+        moved meanwhile; ``state``: the loaded state it was encoded from (None: streamed)."""
         with self.lock:
             if (
                 file_id(self.paths.data) != pos.data
@@ -122,11 +147,14 @@ class Compaction:
                 raise
             j_ino = self._carry_tail(self.paths.journal, pos.journal_offset, keep_damage=True)
             a_ino = self._carry_tail(self.paths.access_log, pos.access_offset)
-            state.pending.clear()
-            self._pos = Position(file_id(self.paths.data), j_ino, 0, a_ino, 0)
-            reanchor(self.paths, self.derived_key, pos, self._pos)
-            self._catch_up(self._pos)
-        if not self.one_shot:
+            now = Position(file_id(self.paths.data), j_ino, 0, a_ino, 0)
+            if state is not None:
+                state.pending.clear()
+                self._pos = now
+            reanchor(self.paths, self.derived_key, pos, now)
+            if state is not None:
+                self._catch_up(now)
+        if state is not None and not self.one_shot:
             self.save_cache()
         return True
 

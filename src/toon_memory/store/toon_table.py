@@ -6,13 +6,17 @@ Invariant: ``encode_entries`` writes, for any entries and summaries, the officia
 §7.2, its escapes of §7.1, its canonical numbers), checked by a property test
 against that encoder; ``codec.encode_document`` is this function. It exists because a
 big import writes its file in one go and the general encoder spends most of its
-time finding the shape this module knows already. No I/O.
+time finding the shape this module knows already. ``encode_streamed`` yields the
+same text a chunk of entries at a time (checked by property tests against
+``encode_entries``), or raises ``Unproven`` when a cell's text could depend on the
+cells of other chunks. No I/O.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -115,6 +119,24 @@ def _encoder(column: str, values: tuple[Any, ...]) -> Callable[[Any], str]:
     return encode_cell if column in _DIRECT else _Memo().__getitem__
 
 
+class Unproven(Exception):
+    """``encode_streamed`` met what it cannot prove it writes as ``encode_entries`` would
+    (another entry count than announced, a cell that is not a text in a memoised column):
+    the caller encodes the whole document instead. Never leaves the store."""
+
+
+class _Texts(dict[str, str]):
+    """A memoised column's cells by value, kept across chunks. Texts only: a text equals
+    no cell of another type, so its encoding does not depend on the cells seen before it
+    (``_Memo`` keys ``True``, ``1`` and ``1.0`` alike: the first one seen decides)."""
+
+    def __missing__(self, value: Any) -> str:
+        if type(value) is not str:
+            raise Unproven(f"a {type(value).__name__} cell in a text column")
+        encoded = self[value] = encode_text(value)
+        return encoded
+
+
 def _key(name: str) -> str:
     return name if _UNQUOTED_KEY.fullmatch(name) else _quoted_token(name)
 
@@ -125,8 +147,7 @@ def _table(name: str, columns: tuple[str, ...], rows: list[list[Any]]) -> list[s
         return [f"{name}: []"]
     cells = [list(map(_encoder(column, values), values))
              for column, values in zip(columns, zip(*rows, strict=True), strict=True)]  # fmt: skip
-    header = "{" + DELIMITER.join(map(_key, columns)) + "}"
-    return [f"{name}[{len(rows)}{DELIMITER}]{header}:",
+    return [_header(name, columns, len(rows)),
             *(INDENT + DELIMITER.join(line) for line in zip(*cells, strict=True))]  # fmt: skip
 
 
@@ -138,3 +159,37 @@ def encode_entries(entries: list[Entry], summaries: list[Summary], version: int 
     lines += _table("summaries", ("file", "summary", "date"),
                     [[s.file, s.summary, s.date] for s in summaries])  # fmt: skip
     return "\n".join(lines) + "\n"
+
+
+def _header(name: str, columns: tuple[str, ...], count: int) -> str:
+    return f"{name}[{count}{DELIMITER}]{{{DELIMITER.join(map(_key, columns))}}}:"
+
+
+def encode_streamed(
+    count: int, entries: Iterable[Entry], summaries: list[Summary], chunk: int, version: int = 1
+) -> Iterator[str]:
+    """``encode_entries(list(entries), summaries, version)``, ``chunk`` entries at a time, for
+    ``count`` entries; ``Unproven`` (after some text) when the entries are not ``count``
+    or a cell's text could depend on another chunk's cells (see ``_Texts``)."""
+    yield f"version: {version}\n" + (_header("entries", FIELDS, count) if count else "entries: []")
+    memos = [None if column in _DIRECT else _Texts().__getitem__ for column in FIELDS]
+    seen, items = 0, iter(entries)
+    while part := list(itertools.islice(items, chunk)):
+        seen += len(part)
+        if seen > count:
+            raise Unproven(f"more than the {count} entries announced")
+        rows = [list(entry.to_row().values()) for entry in part]
+        cells = [list(map(memo or _direct(values), values))
+                 for memo, values in zip(memos, zip(*rows, strict=True), strict=True)]  # fmt: skip
+        yield "".join("\n" + INDENT + DELIMITER.join(line) for line in zip(*cells, strict=True))
+    if seen != count:
+        raise Unproven(f"{seen} entries, not the {count} announced")
+    lines = _table("summaries", ("file", "summary", "date"),
+                   [[s.file, s.summary, s.date] for s in summaries])  # fmt: skip
+    yield "\n" + "\n".join(lines) + "\n"
+
+
+def _direct(values: tuple[Any, ...]) -> Callable[[Any], str]:
+    """A direct column's encoder for one chunk: ``str`` for whole numbers, as ``_encoder``
+    (``encode_cell`` writes each of them so too: the choice never changes a cell's text)."""
+    return str if all(type(value) is int for value in values) else encode_cell

@@ -5,7 +5,8 @@ one at ``path``, never a mix, and the new one is on disk (file and folder
 fsync'd) when it returns, and it only ever replaces a regular file (never a
 device, pipe or folder standing at ``path``: ``/dev/null`` stays a device).
 ``write_atomic_chunks`` is the same for data written a chunk at a time (a chunk
-source that fails leaves the old file and no temp file).
+source that fails leaves the old file and no temp file); ``write_temp_chunks``
+leaves no temp file either when its source fails.
 ``append_durable`` returns only after the bytes are fsync'd.
 """
 
@@ -55,11 +56,12 @@ def _new_temp(path: Path) -> tuple[int, str]:
 
 def write_temp(path: Path, data: bytes) -> Path:
     """Write ``data`` to a fsync'd temp file beside ``path``; return its path."""
-    return _write_temp_chunks(path, (data,))
+    return write_temp_chunks(path, (data,))
 
 
-def _write_temp_chunks(path: Path, chunks: Iterable[bytes]) -> Path:
-    """``write_temp`` of the bytes ``chunks`` yields, one chunk in memory at a time."""
+def write_temp_chunks(path: Path, chunks: Iterable[bytes]) -> Path:
+    """``write_temp`` of the bytes ``chunks`` yields, one chunk in memory at a time (when
+    ``chunks`` raises, the temp file is removed and the error goes on)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = _new_temp(path)
     try:
@@ -99,7 +101,7 @@ def write_atomic_chunks(path: Path, chunks: Iterable[bytes]) -> None:
     if not stat.S_ISREG(mode):
         raise OSError(errno.EINVAL, "not a regular file (a device, pipe or folder); not replaced",
                       str(path))  # fmt: skip
-    replace_durable(_write_temp_chunks(path, chunks), path)
+    replace_durable(write_temp_chunks(path, chunks), path)
 
 
 def append_durable(path: Path, data: bytes) -> int:
