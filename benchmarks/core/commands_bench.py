@@ -10,8 +10,8 @@ not this harness's. Prints one row per command: median wall ms and peak RSS MB p
 size, and the ratio of each size's median to the cold ``recall`` at the first size
 (the issue's target: at 100,000 entries a cold command and a hook cost at most 1.5x
 a cold recall at 1,000, in at most 150 MB). ``remember`` and ``forget`` write, so
-every run names its own key; ``export`` writes its own file under the temp root. No
-network; ``TOON_MEMORY_TODAY`` is fixed.
+every run names its own key; ``export`` writes its own file under the temp root;
+``compact`` (last of a round) folds in what the round wrote and recalled. No network; ``TOON_MEMORY_TODAY`` is fixed.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ COMMANDS: dict[str, Args] = {
     "stats": lambda root, run: (["stats"], ""),
     "search --category": lambda root, run: (["search", "redis", "--category", "bug"], ""),
     "export": lambda root, run: (["export", str(root / f"export-{run}.json")], ""),
+    "compact": lambda root, run: (["compact"], ""),
 }  # fmt: skip
 
 
