@@ -11,8 +11,10 @@ is the files' position exactly (data.toon's identity, the journal's and the acce
 log's inode and size) and data.toon is in the shape ``store.toon_table`` writes;
 otherwise (no index, another position, a row or a file it cannot read, a cell
 ``toon_table.encode_streamed`` cannot prove it writes alike) it answers None,
-leaving no temp file, and the caller compacts over the state. It never writes the
-index or the memory's files; the swap is the caller's (``compaction``).
+leaving no temp file, and the caller compacts over the state. It writes neither
+the memory's files nor the index's rows (an index file of another version or
+damaged is replaced by an empty one on opening, as every opener does); the swap
+is the caller's (``compaction``).
 """
 
 from __future__ import annotations
