@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import toon_format
 from tests.conftest import run_cli
+from tests.store.test_index_sync import _builds
 from tests.store.test_index_view import _past_eager_compaction
 
 from toon_memory import Memory
-from toon_memory.store.index_db import IndexDb, index_path
 
 
 def _strict_keys(memory: Memory) -> list[str]:
@@ -50,15 +50,6 @@ def test_a_cli_compact_writes_no_cache(project: Path) -> None:
     keys = _strict_keys(memory)
     assert len(keys) == 301 and keys[-1] == "use-redis"
     assert Memory(project, one_shot=True).get("use-redis").content.startswith("Use Redis")
-
-
-def _builds(memory: Memory) -> int:
-    db = IndexDb.open(index_path(memory.paths), memory.store.derived_key)
-    assert db is not None
-    try:
-        return db.builds()
-    finally:
-        db.close()
 
 
 @pytest.mark.parametrize("size", [0, 300])
