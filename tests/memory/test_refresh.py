@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from toon_memory.memory.api import Memory
 from toon_memory.store.index_db import index_path
@@ -32,7 +33,10 @@ def test_refresh_of_a_memory_never_used_opens_nothing(project: Path, tmp_path: P
     assert _tree(project, tmp_path / "home") == before
 
 
-def test_refresh_catches_a_loaded_state_up_with_the_files(project: Path) -> None:
+def test_refresh_catches_a_loaded_state_up_with_the_files(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOON_MEMORY_LEAN_BYTES", str(64 * 1024 * 1024))  # the state, not the index
     writer, reader = Memory(project), Memory(project)
     writer.remember("decision", "db", "postgres for the team")
     assert [e.key for e in reader.entries()] == ["db"]  # a small memory: the state loads

@@ -37,6 +37,7 @@ def _state_compacted(project: Path, copy: Path) -> bytes | None:
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(project, copy)
     memory = Memory(copy)
+    memory.store.state()  # a process with its state loaded compacts over it
     assert memory.compact()
     if not memory.paths.folder.is_dir():
         return None

@@ -32,9 +32,9 @@ def test_a_one_shot_write_compacts_without_engine_or_cache(project: Path) -> Non
     one.summary("app.py", "the app")
     assert _strict_keys(one) == [f"key-{i}" for i in range(6)]
     assert Memory(project).get("key-3").content == "decision number 3 about the pool"
-    lasting = Memory(project)
-    lasting.remember("decision", "lasting", "a long-lived process keeps its cache")
-    assert lasting.paths.cache.exists()
+    lasting = Memory(project)  # a long-lived process too (``index_sync.LEAN_BYTES`` is 0)
+    lasting.remember("decision", "lasting", "a long-lived process writes over the index")
+    assert lasting.store.loaded() is None and not lasting.paths.cache.exists()
 
 
 def test_a_cli_compact_writes_no_cache(project: Path) -> None:

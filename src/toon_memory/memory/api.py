@@ -86,9 +86,10 @@ class Memory:
     ) -> None:
         """``database`` (or ``TOON_MEMORY_DATABASE_URL``): keep the entries in that team
         database, as project ``name`` (default: the project folder's name). ``one_shot``:
-        this process makes one call and exits (a CLI command, a hook), so single-entry
-        reads and writes go through the on-disk index at any size instead of loading the
-        whole state (a long-lived process loads a small memory's state once and keeps it)."""
+        this process makes one call and exits (a CLI command, a hook): single-entry reads
+        and writes go through the on-disk index whatever ``TOON_MEMORY_LEAN_BYTES`` says
+        (``store.index_sync.LEAN_BYTES``), and a compaction that must read the state reads
+        it bare (no search engine, no pickle cache)."""
         if global_store:
             self.root = home_dir()
             self.paths = MemoryPaths.for_global()

@@ -4,15 +4,15 @@ Invariant: data.toon is encoded outside the lock and swapped in under it,
 only when neither data.toon nor the journal moved meanwhile (else nothing is
 replaced: another process compacted); the journal tail written during the
 encode is carried over, and unreadable lines in the part folded in are kept
-aside, never dropped. An OS refusal leaves every file as it was. A one-shot
-process (``Store.one_shot``: a CLI command, a hook) with no state loaded writes
-the new data.toon from the on-disk index when that index is current with the
-files (``compaction_stream``: the same bytes, a chunk of entries at a time), else
-over the bare state (no search engine built); it writes no derived cache: it
+aside, never dropped. An OS refusal leaves every file as it was. A process with
+no state loaded writes the new data.toon from the on-disk index when that index is
+current with the files (``compaction_stream``: the same bytes, a chunk of entries
+at a time); else over the state, which a one-shot process (``Store.one_shot``: a
+CLI command, a hook) reads bare (no search engine built) and caches nowhere: it
 exits next, and a long-lived process writes its own. Given a ``sync`` (the
 caller's way to catch the on-disk index up with the files) and no loaded state,
 it runs that first, so the index is moved along to the new files rather than
-left to a rebuild (and, in a one-shot process, serves the compaction).
+left to a rebuild, and serves the compaction.
 """
 
 from __future__ import annotations
@@ -120,10 +120,10 @@ class Compaction:
         return self._swap(temp, pos, state)
 
     def _streamed(self) -> Streamed | None:
-        """A one-shot process with no state loaded writes the new data.toon from the
-        on-disk index (``compaction_stream``) when that index is current with the files;
-        None: the state path (a plain store of this folder's files only)."""
-        if not self.one_shot or self._state is not None or self.local() or self.encrypted():
+        """A process with no state loaded writes the new data.toon from the on-disk index
+        (``compaction_stream``) when that index is current with the files; None: the
+        state path (a plain store of this folder's files only)."""
+        if self._state is not None or self.local() or self.encrypted():
             return None
         from toon_memory.store.compaction_stream import streamed_data
 

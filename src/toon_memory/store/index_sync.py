@@ -34,9 +34,12 @@ if TYPE_CHECKING:
 
 
 #: From this data.toon size on, single-entry reads and writes go through the on-disk index
-#: instead of loading the state (``TOON_MEMORY_LEAN_BYTES`` overrides it; 0: always); below
-#: it a rebuild also builds the state's engine and cache, which the next write loads.
-LEAN_BYTES = 4 * 1024 * 1024
+#: instead of loading the state (``TOON_MEMORY_LEAN_BYTES`` overrides it); below it a
+#: long-lived process loads the state, and a rebuild builds the state's engine and cache,
+#: which its next write loads. 0 (always the index): measured in a long-lived MCP server at
+#: 10,000 entries, remember p50 18.6 -> 13.9 ms and RSS 196 -> 101 MB, recall the same; at
+#: 1,000 entries recall 4.3 -> 3.8 ms, remember 5.5 -> 6.0 ms, RSS 91 -> 78 MB.
+LEAN_BYTES = 0
 
 
 def lean_from() -> int:

@@ -329,8 +329,8 @@ class Store(Compaction, Damage):
     def prefers_index(self, lean_bytes: int) -> bool:
         """Should single-entry reads and writes go through the on-disk index instead of
         loading the state? Yes for a one-shot process at any size (it would load the
-        state for one call), else when data.toon holds ``lean_bytes`` or more (below, a
-        long-lived process loads the state once and then answers faster from it)."""
+        state for one call), else when data.toon holds ``lean_bytes`` or more (0 by
+        default: always; ``index_sync.LEAN_BYTES``)."""
         if self.one_shot:
             return True
         try:
