@@ -63,13 +63,12 @@ def _index_version() -> str:
 def _open_store(paths: MemoryPaths, database: str | None, name: str, one_shot: bool) -> Store:
     from toon_memory.store.team import database_url
 
-    url = database_url(database)
+    url, version = database_url(database), _index_version()
     if url is None:
-        version = _index_version()
         return Store(paths, make_derived=_build_engine, derived_version=version, one_shot=one_shot)
     from toon_memory.store.team.team_store import TeamStore
 
-    return TeamStore(paths, url, name, make_derived=_build_engine, derived_version=_index_version())
+    return TeamStore(paths, url, name, make_derived=_build_engine, derived_version=version)
 
 
 class Memory:

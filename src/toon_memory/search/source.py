@@ -116,16 +116,16 @@ class _Index(Scoring):
         rows_at = getattr(source, "rows_at", None)
         self._rows_at = rows_at if callable(rows_at) and sink is not None else None
         self._rows_sink = sink
-        self._warm = self.warm = warm_of(source)
-        self.fact = self._warm.fact
+        self.warm = warm_of(source)
+        self.fact = self.warm.fact
         self._n = self.fact("count", source.count)
         self._avg = source.avg_len()
 
     def term_data(self, term: str, only: str = "") -> TermData:
-        return self._warm.term_data(self._source, term, only)
+        return self.warm.term_data(self._source, term, only)
 
     def lengths(self) -> Lengths:
-        return self._warm.lengths
+        return self.warm.lengths
 
     def count(self) -> int:
         return self._n
@@ -150,7 +150,7 @@ class _Index(Scoring):
         ids of its candidates, whose rows it reads next) and handed to the sink."""
         if self._rows_at is None or self._rows_sink is None:
             return self._source.doc_ids(slots)
-        rows = self._warm.rows_at(self._source, slots)
+        rows = self.warm.rows_at(self._source, slots)
         if rows is None:
             rows = self._rows_at(slots)
         self._rows_sink(rows)
