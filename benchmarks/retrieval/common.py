@@ -94,12 +94,11 @@ def build_ranker(entries: list[Any], engine: str = "memory") -> Any:
     from toon_memory.search.corpus import analyse
     from toon_memory.search.engine import Ranker
     from toon_memory.search.source import SourceCorpus
-    from toon_memory.store.index_bulk import Analysed
     from toon_memory.store.index_db import IndexDb
 
     folder = Path(tempfile.mkdtemp(prefix="toon-index-"))
     db = IndexDb.open(folder / "index.sqlite", "benchmark")
     assert db is not None
     with db.writing():
-        db.load(Analysed(entries, analyse), {e.id: e for e in entries}, {})
+        db.load_entries(entries, analyse, {})
     return Ranker(SourceCorpus(db))

@@ -13,7 +13,6 @@ from toon_memory.search import Engine, RecallOptions
 from toon_memory.search.corpus import analyse
 from toon_memory.search.engine import Ranker
 from toon_memory.search.source import SourceCorpus
-from toon_memory.store.index_bulk import Analysed
 from toon_memory.store.index_db import IndexDb
 
 ENTRIES = [
@@ -30,7 +29,7 @@ def both(tmp_path: Path) -> tuple[Engine, IndexDb]:
     db = IndexDb.open(tmp_path / "index.sqlite", "test-1")
     assert db is not None
     with db.writing():
-        db.load(Analysed(ENTRIES, analyse), {e.id: e for e in ENTRIES}, {})
+        db.load_entries(ENTRIES, analyse, {})
     yield Engine.build(ENTRIES), db
     db.close()
 

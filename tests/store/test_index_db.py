@@ -21,7 +21,6 @@ from toon_memory.search import Engine, RecallOptions, RecallResult
 from toon_memory.search.corpus import analyse
 from toon_memory.search.engine import Ranker
 from toon_memory.search.source import SourceCorpus
-from toon_memory.store.index_bulk import Analysed
 from toon_memory.store.index_db import IndexDb
 
 _WORDS = ["redis", "cache", "timeout", "auth", "token", "deploy", "Speicherlimit", "worker",
@@ -116,7 +115,7 @@ def test_a_fresh_load_by_analysis_matches_the_engine(tmp_path: Path) -> None:
     engine = Engine.build(entries)
     db = _new_db(tmp_path)
     with db.writing():
-        db.load(Analysed(entries, analyse), {e.id: e for e in entries}, {})
+        db.load_entries(entries, analyse, {})
     _compare(engine, db)
     with db.reading():
         assert db.category_counts() == engine.category_counts()
@@ -126,7 +125,7 @@ def test_access_folding_counts_like_the_state(tmp_path: Path) -> None:
     e = _entry("k1", ["redis"], [], {"accessed": 2})
     db = _new_db(tmp_path)
     with db.writing():
-        db.load(Analysed([e], analyse), {e.id: e}, {})
+        db.load_entries([e], analyse, {})
         db.fold_access(e.id, "2026-07-10")
         db.fold_access(e.id, "2026-07-02")
         # A journal row carries the persisted count only (``State.persisted_row``).

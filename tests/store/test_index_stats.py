@@ -20,7 +20,6 @@ from tests.search.builders import TODAY
 from toon_memory.model.entry import STATUSES, Entry
 from toon_memory.rules.stats import compute_stats
 from toon_memory.search.corpus import analyse
-from toon_memory.store.index_bulk import Analysed
 from toon_memory.store.index_db import IndexDb
 from toon_memory.store.index_view import IndexView
 
@@ -88,7 +87,7 @@ class _Reference:
                 self._access(step[1], step[2])
             else:
                 db.clear()
-                db.load(Analysed(self.entries.values(), analyse), self.entries, self.pending)
+                db.load_entries(self.entries.values(), analyse, self.pending)
 
     def _access(self, entry_id: str, day: str) -> None:
         found = self.entries.get(entry_id)

@@ -27,7 +27,7 @@ FIELD_WEIGHTS: dict[str, float] = {
     "id": 1.0, "category": 0.5, "key": 3.0, "content": 1.0, "file": 1.5, "tags": 2.5,
 }  # fmt: skip
 #: One analysed entry as ``Corpus.documents`` gives it.
-Document = tuple[int, str, int, float, list[str], list[tuple[str, str]], str]
+Document = tuple[int, Entry, int, float, list[str], list[tuple[str, str]], str]
 #: Bump when the tokenizer, the weights or the pickled layout change (part of a cache key).
 INDEX_VERSION = 6
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
@@ -211,14 +211,14 @@ class Corpus:
         return sorted(self.graph.ids_of(key))
 
     def documents(self) -> Iterator[Document]:
-        """What an on-disk index stores of each entry, already analysed: (slot, id, graph
-        order, weighted length, terms, typed links, script family), in graph order."""
-        index = self.index
+        """What an on-disk index stores of each entry, already analysed: (slot, entry,
+        graph order, weighted length, terms, typed links, script family), in graph order."""
+        index, entries = self.index, self.entries
         for seq, (node, links) in enumerate(self.graph.nodes(), start=1):
             found = index.document(node)
             if found is not None:
                 slot, length, terms = found
-                yield slot, node, seq, length, terms, links, self.family.get(node, "")
+                yield slot, entries[node], seq, length, terms, links, self.family.get(node, "")
 
     def postings(self) -> Iterator[tuple[str, Iterable[tuple[int, float]]]]:
         """Every term with its ``(slot, tf)`` postings (``BM25Index.all_postings``)."""

@@ -42,6 +42,7 @@ from toon_memory.store.index_bulk import (
     Bulk,
     doc_row,
     fill,
+    fill_analysing,
 )
 from toon_memory.store.index_changes import Change, TermChanges
 from toon_memory.store.index_reads import IndexReads
@@ -210,12 +211,22 @@ class IndexDb(IndexReads):
         self._total = 0.0
         self._changes.forget()
 
-    def load(self, bulk: Bulk, entries: Mapping[str, Entry], pending: Mapping[str, int]) -> None:
-        """Fill an empty index from an analysed corpus (``bulk``) over ``entries``."""
+    def load(self, bulk: Bulk, order: Iterable[str], pending: Mapping[str, int]) -> None:
+        """Fill an empty index from an engine's analysed corpus (``order``: the ids in file
+        order)."""
+        self._filled(lambda ver: fill(self.conn, bulk, order, pending, ver))
+
+    def load_entries(
+        self, entries: Iterable[Entry], analyse: Analyse, pending: Mapping[str, int]
+    ) -> None:
+        """Fill an empty index from ``entries`` (file order, read once) analysed here;
+        ``sqlite3.IntegrityError`` when an id comes twice."""
+        self._filled(lambda ver: fill_analysing(self.conn, entries, analyse, pending, ver))
+
+    def _filled(self, filling: Callable[[int], tuple[int, float]]) -> None:
         self._changes.forget()
         with self._untracked():
-            seq = fill(self.conn, bulk, entries, pending, self._next_ver())
-        self._total = bulk.total_length()
+            seq, self._total = filling(self._next_ver())
         self._set_meta("seq", str(seq))
         self._set_meta("builds", str(self.builds() + 1))
 

@@ -7,8 +7,11 @@ memory folder, so a read-only memory still recalls; it never holds the store's
 lock. Catching up is incremental when only the logs grew (the journal's new
 operations and access-log lines are applied in one index transaction, re-checked
 against the files afterwards); any other change (a compaction, a git pull, a hand
-edit, a journal set aside) rebuilds the index from the store's state. Encrypted
-memories get None: their entry text stays sealed, in the sealed pickle cache only.
+edit, a journal set aside) rebuilds the index: from the state when this process has
+it loaded, else from data.toon read a row at a time (``store.data_rows``) and then
+the logs caught up as above, so a rebuild holds one row and the postings in memory,
+not the memory's state (a file it cannot stream is read whole). Encrypted memories
+get None: their entry text stays sealed, in the sealed pickle cache only.
 """
 
 from __future__ import annotations
@@ -23,11 +26,13 @@ from toon_memory.model.entry import entry_from_row
 from toon_memory.store import journal
 from toon_memory.store.cache import FileId, Position, file_id
 from toon_memory.store.compaction import inode_size
+from toon_memory.store.data_rows import DataRows
 from toon_memory.store.index_anchor import decode_position, encode_position, fold_accesses
-from toon_memory.store.index_bulk import Analyse, Analysed, Bulk
+from toon_memory.store.index_bulk import Analyse
 from toon_memory.store.index_db import IndexDb, drop_index, index_path
 from toon_memory.store.index_view import IndexView
 from toon_memory.store.paths import MemoryPaths
+from toon_memory.store.toon_rows import NotOurs
 
 if TYPE_CHECKING:
     from toon_memory.store.state import State
@@ -165,14 +170,35 @@ def _catch_up(
 
 
 def _rebuild(db: IndexDb, store: Store, analyse: Analyse) -> None:
-    """Load the store's state: analysed already by its engine when this process or the
-    cache has one, else analysed here. A memory the index serves writes for is read bare
-    (no engine, no cache: only whole-memory commands need them); a smaller one is loaded
-    whole, engine and cache, since its next write loads that state anyway."""
-    state = store.bare_state() if serves_writes(store) else store.state()
+    """Fill the index from data.toon and the logs (``_streamed``) when no state is loaded
+    and the index serves this memory's writes; else from the state: analysed already by
+    its engine when this process or the cache has one, else analysed here. A memory
+    the index serves writes for is read bare (no engine, no cache: only whole-memory
+    commands need them); a smaller one is loaded whole, engine and cache, since its
+    next write loads that state anyway."""
+    lean = serves_writes(store)
+    if lean and store.loaded() is None and _streamed(db, store.paths, analyse):
+        return
+    state = store.bare_state() if lean else store.state()
     position = store.position()
     export = getattr(state.derived, "export", None)
-    bulk: Bulk = export() if export is not None else Analysed(state.entries.values(), analyse)
     db.clear()
-    db.load(bulk, state.entries, state.pending)
+    if export is not None:
+        db.load(export(), state.entries, state.pending)
+    else:
+        db.load_entries(state.entries.values(), analyse, state.pending)
     db.set_position(encode_position(position))
+
+
+def _streamed(db: IndexDb, paths: MemoryPaths, analyse: Analyse) -> bool:
+    """Fill the index from data.toon a row at a time, then catch up with the logs;
+    False when data.toon cannot be streamed (``DataRows``: not our shape, an id twice,
+    which the ``docs`` table refuses) or the logs cannot be caught up."""
+    rows = DataRows(paths.data)
+    db.clear()
+    try:
+        db.load_entries(rows, analyse, {})
+    except (NotOurs, sqlite3.IntegrityError):
+        return False
+    have = Position(rows.identity, None, 0, None, 0)
+    return _catch_up(db, paths, have, _files_now(paths), analyse)

@@ -32,7 +32,7 @@ _SIMPLE = {"\\": "\\", '"': '"', "n": "\n", "r": "\r", "t": "\t"}
 _WORDS: dict[str, Any] = {"": "", "true": True, "false": False, "null": None}
 
 
-class _Refused(Exception):
+class NotOurs(Exception):
     """Not our shape, or not valid: the official decoder decides."""
 
 
@@ -44,11 +44,17 @@ def decode_ours(text: str) -> dict[str, Any] | None:
     try:
         at, entries = _table(lines, 1, "entries", _ENTRIES, FIELDS)
         at, summaries = _table(lines, at, "summaries", _SUMMARIES, _SUMMARY_FIELDS)
-    except _Refused:
+    except NotOurs:
         return None
     if at != len(lines) - 1:
         return None
     return {"version": 1, "entries": entries, "summaries": summaries}
+
+
+def entry_row(line: str) -> dict[str, Any]:
+    """One line of the entries table (no newline) as the strict decoder reads it;
+    ``NotOurs`` when the decoder might read it otherwise."""
+    return dict(zip(FIELDS, _cells(line, len(FIELDS)), strict=True))
 
 
 def entry_rows(header: str) -> int | None:
@@ -68,11 +74,11 @@ def _table(
         return at + 1, []
     found = header.fullmatch(lines[at])
     if found is None:
-        raise _Refused
+        raise NotOurs
     count = int(found.group(1))
     rows = lines[at + 1 : at + 1 + count]
     if len(rows) != count:
-        raise _Refused
+        raise NotOurs
     return at + 1 + count, [
         dict(zip(fields, _cells(row, len(fields)), strict=True)) for row in rows
     ]
@@ -81,13 +87,13 @@ def _table(
 def _cells(line: str, width: int) -> list[Any]:
     """One row's values (``width`` of them) as the strict decoder reads them."""
     if not line.startswith("  ") or line[2:3] in (" ", "#", "\t", "") or line[-1] in " \r":
-        raise _Refused
+        raise NotOurs
     body = line[2:]
     cells = _plain_cells(body) if "\\" not in body else None
     if cells is None:
         cells = _quoted_cells(body)
     if len(cells) != width:
-        raise _Refused
+        raise NotOurs
     return cells
 
 
@@ -120,7 +126,7 @@ def _quoted_cells(body: str) -> list[Any]:
         if at == end:
             return out
         if body[at] != "|":  # a quote inside unquoted text, or text after a closing quote
-            raise _Refused
+            raise NotOurs
         at += 1
 
 
@@ -129,14 +135,14 @@ def _bare(token: str) -> Any:
     if token in _WORDS:
         return _WORDS[token]
     if token[0] == " " or token[-1] == " " or ":" in token:  # trimmed, or a key: not ours
-        raise _Refused
+        raise NotOurs
     if token[0] not in _NUMBER_START or _NUMBER.fullmatch(token) is None:
         return token
     if "." not in token and "e" not in token and "E" not in token:
         return int(token)
     value = float(token)
     if math.isinf(value):
-        raise _Refused
+        raise NotOurs
     return value or 0.0
 
 
@@ -147,7 +153,7 @@ def _unescape(body: str) -> str:
     at = 0
     for found in _ESCAPE.finditer(body):
         if found.start() != at and "\\" in body[at : found.start()]:
-            raise _Refused  # a backslash that starts no valid escape
+            raise NotOurs  # a backslash that starts no valid escape
         parts.append(body[at : found.start()])
         simple, code = found.groups()
         if simple is not None:
@@ -155,10 +161,10 @@ def _unescape(body: str) -> str:
         else:
             point = int(code, 16)
             if 0xD800 <= point <= 0xDFFF:
-                raise _Refused
+                raise NotOurs
             parts.append(chr(point))
         at = found.end()
     if "\\" in body[at:]:
-        raise _Refused
+        raise NotOurs
     parts.append(body[at:])
     return "".join(parts)

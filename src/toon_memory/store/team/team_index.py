@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toon_memory.model.entry import entry_from_row
-from toon_memory.store.index_bulk import Analyse, Analysed
+from toon_memory.store.index_bulk import Analyse
 from toon_memory.store.index_db import IndexDb
 from toon_memory.store.state import State
 from toon_memory.store.team import rows
@@ -138,4 +138,4 @@ def _rebuild(
     state.load(rows.all_entries(conn, project))
     state.fold_accesses(rows.access_lines(conn, project, 0, now[2]))
     db.clear()
-    db.load(Analysed(state.entries.values(), analyse), state.entries, state.pending)
+    db.load_entries(state.entries.values(), analyse, state.pending)

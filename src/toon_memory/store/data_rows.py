@@ -1,0 +1,76 @@
+"""data.toon's entries read one row at a time (the index's rebuild: ``store.index_sync``).
+
+Invariant: iterating ``DataRows`` yields exactly the entries ``codec.decode_document``
+gives for data.toon, in file order, with one row in memory at a time, and records
+the identity (``cache.file_id``) of the file it read, taken from the open handle, so
+a data.toon swapped meanwhile is never mixed in (a missing file: no entries, None).
+At the first thing it cannot prove alike it raises ``NotOurs``: a file not in the
+shape ``store.toon_table`` writes (``toon_rows``), text that is not UTF-8, a row
+``entry_from_row`` refuses; the caller then reads the whole file, which answers or
+names the error. An id seen twice (a whole read keeps the last row at the first's
+place) is the caller's to catch: its index refuses a second row with one id. No writes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from toon_memory.model.entry import Entry, entry_from_row
+from toon_memory.store.cache import FileId
+from toon_memory.store.toon_rows import NotOurs, decode_ours, entry_row, entry_rows
+
+_FIRST = b"version: 1\n"
+
+
+class DataRows:
+    """The entries of one data.toon, read as they are iterated (once)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        #: What was read: (inode, mtime ns, size), None for no file (set when read).
+        self.identity: FileId | None = None
+
+    def __iter__(self) -> Iterator[Entry]:
+        try:
+            handle = self.path.open("rb")
+        except FileNotFoundError:
+            return
+        with handle:
+            st = os.fstat(handle.fileno())
+            self.identity = (st.st_ino, st.st_mtime_ns, st.st_size)
+            if st.st_size:
+                yield from _entries(handle)
+
+
+def _entries(handle: BinaryIO) -> Iterator[Entry]:
+    if handle.readline() != _FIRST:
+        raise NotOurs
+    count = entry_rows(_line(handle.readline()))
+    if count is None:
+        raise NotOurs
+    for _row in range(count):
+        row = entry_row(_line(handle.readline()))
+        try:
+            entry = entry_from_row(row)
+        except ValueError:
+            raise NotOurs from None
+        yield entry
+    try:
+        rest = handle.read().decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotOurs from None
+    if decode_ours(f"{_FIRST.decode()}entries: []\n{rest}") is None:  # the summaries, the end
+        raise NotOurs
+
+
+def _line(raw: bytes) -> str:
+    """One whole line's text, without its newline."""
+    if raw[-1:] != b"\n":
+        raise NotOurs
+    try:
+        return raw[:-1].decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotOurs from None
