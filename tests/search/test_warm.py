@@ -131,3 +131,45 @@ def test_a_kept_state_lets_its_source_go(tmp_path: Path) -> None:
     del db
     gc.collect()
     assert alive() is None  # nothing kept holds the source alive
+
+
+def test_a_term_no_entry_holds_is_asked_once_until_a_write_brings_it(  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A query's words no entry has (and their expansions into other languages) are kept
+    as absent: not read again until a write, this process's or another's, adds them."""
+    from toon_memory.search import pipeline
+
+    monkeypatch.setattr(pipeline, "PRUNE_FROM", 0)  # the warm path at any size
+    db = _new_db(tmp_path)
+    with db.writing():
+        for i in range(8):
+            db.upsert(_entry(f"k{i}", ["redis", "timeout"], [], {}), analyse)
+    asked: list[str] = []
+    postings = db.postings
+
+    def counted(term):  # type: ignore[no-untyped-def]
+        asked.append(term)
+        return postings(term)
+
+    db.postings = counted  # type: ignore[method-assign]
+    opts = RecallOptions(query="redis zeppelin", limit=6)
+
+    def keys() -> list[str]:
+        with db.reading():
+            return Ranker(SourceCorpus(db)).recall(opts, today=TODAY).keys
+
+    keys()
+    with db.reading():
+        absent = {t for t in asked if db.term_version(t) is None}
+    assert any(t.startswith("zeppelin") for t in absent)
+    asked.clear()
+    assert keys() and not asked  # every term kept, the absent ones too
+    other = _new_db(tmp_path)  # another process's connection
+    with other.writing():
+        other.upsert(_entry("k9", ["zeppelin"], [], {}), analyse)
+    other.close()
+    assert "k9" in keys()
+    assert absent & set(asked)  # the term a write brought is read, once
+    asked.clear()
+    assert "k9" in keys() and not asked

@@ -165,3 +165,35 @@ def test_write_atomic_never_replaces_a_device_or_a_folder(tmp_path: Path) -> Non
     assert stat.S_ISCHR(os.lstat(os.devnull).st_mode)
     write_atomic(tmp_path / "plain", b"data")
     assert (tmp_path / "plain").read_bytes() == b"data"
+
+
+def test_a_durable_write_syncs_and_a_heartbeat_replaces_its_file_without_syncing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``write_atomic`` fsyncs the file and its folder; a session's heartbeat (nothing reads
+    it after a power cut) is replaced whole without a sync, while the memory's own
+    writes keep theirs."""
+    import os
+
+    from toon_memory import Memory
+    from toon_memory.system.atomic import write_atomic
+
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd))[1])
+    folder = tmp_path / "files"
+    folder.mkdir()
+    write_atomic(folder / "durable", b"one")
+    assert len(synced) == 2  # the file, then the folder
+    synced.clear()
+    write_atomic(folder / "durable", b"two", durable=False)
+    assert not synced and (folder / "durable").read_bytes() == b"two"
+    assert [p.name for p in folder.iterdir()] == ["durable"]  # no temp file left
+    memory = Memory(tmp_path / "project")
+    memory.remember("decision", "k", "a decision")
+    synced.clear()
+    memory.sessions.beat("s-1", agent="test")
+    assert not synced
+    assert [s.id for s in memory.sessions.list().sessions] == ["s-1"]
+    memory.remember("decision", "k2", "another decision")
+    assert synced  # the journal's append is still fsync'd

@@ -26,7 +26,9 @@ from toon_memory.search.term_data import TermData
 class Versioned(Protocol):
     """What a source may add so that a long-lived process keeps each term's postings
     between queries (``search.term_data.TermData``): a token that changes whenever the
-    postings of ``term`` change (a rebuild included), or None (read them every time)."""
+    postings of ``term`` change (a rebuild included), or None while the source holds no
+    such term (kept as ``ABSENT`` until it does: a query's expansions into other
+    languages and its new words are mostly terms no entry has)."""
 
     def term_version(self, term: str) -> object | None: ...
 
@@ -55,6 +57,8 @@ class Tracked(Protocol):
 
 #: One ``search.source.Rows.rows_at`` row: (slot, id, entry, degree, family).
 Row = tuple[int, str, Entry, int, str]
+#: The token of a term a versioned source does not hold (``Versioned``).
+ABSENT = "absent"
 #: Rows a process keeps between queries at most (past it, the older half goes): ~28 MB.
 ROWS_KEPT = 16_384
 _T = TypeVar("_T")
@@ -144,7 +148,10 @@ class Warm:
         entries of that category alone (not kept: a cold process reads a fifth of a
         head word's postings), the next time whole and kept."""
         version = getattr(source, "term_version", None)
-        token = version(term) if callable(version) else None
+        token = None
+        if callable(version):
+            token = version(term)
+            token = ABSENT if token is None else token
         found = self.terms.get(term)
         if found is not None and token is not None and found[0] == token:
             return found[1]

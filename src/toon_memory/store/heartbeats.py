@@ -6,8 +6,9 @@ team database's ``store.team.sessions``). Every implementation keeps the same ru
 beat rewrites only its own session's record (``refreshed``) without losing a concurrent
 beat, a reader never fails on a bad record (it is skipped), and sessions are listed
 newest heartbeat first. The files are ``<memory folder>/sessions/<id>.json``: a beat
-rewrites its file atomically under the folder's ``sessions/.lock`` (so two hook
-processes of one session never lose each other's files); a file is deleted only when
+rewrites its file whole (atomically; not fsync'd: no session outlives a power cut)
+under the folder's ``sessions/.lock`` (so two hook processes of one session never
+lose each other's files); a file is deleted only when
 its heartbeat is past the window AND its process is gone (checked again under the lock
 just before the deletion). Time comes from ``toon_memory.model.clock`` unless a caller
 passes ``now``. The record and the rules that read it are in
@@ -107,8 +108,10 @@ def read_sessions(folder: Path) -> list[Session]:
 
 
 def _write(folder: Path, session: Session) -> None:
+    """Replace the session's file, whole, without fsync: a heartbeat matters only while its
+    session lives, and none outlives a power cut (a torn file is a bad record: skipped)."""
     data = json.dumps(session.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    write_atomic(session_path(folder, session.id), data.encode("utf-8"))
+    write_atomic(session_path(folder, session.id), data.encode("utf-8"), durable=False)
 
 
 def refreshed(

@@ -7,7 +7,9 @@ device, pipe or folder standing at ``path``: ``/dev/null`` stays a device).
 ``write_atomic_chunks`` is the same for data written a chunk at a time (a chunk
 source that fails leaves the old file and no temp file); ``write_temp_chunks``
 leaves no temp file either when its source fails.
-``append_durable`` returns only after the bytes are fsync'd.
+``append_durable`` returns only after the bytes are fsync'd. ``durable=False`` keeps the
+all-or-nothing replacement but skips the fsyncs: for a file nothing reads after a power
+cut (a live session's heartbeat: the sessions died with the machine).
 """
 
 from __future__ import annotations
@@ -59,9 +61,10 @@ def write_temp(path: Path, data: bytes) -> Path:
     return write_temp_chunks(path, (data,))
 
 
-def write_temp_chunks(path: Path, chunks: Iterable[bytes]) -> Path:
+def write_temp_chunks(path: Path, chunks: Iterable[bytes], durable: bool = True) -> Path:
     """``write_temp`` of the bytes ``chunks`` yields, one chunk in memory at a time (when
-    ``chunks`` raises, the temp file is removed and the error goes on)."""
+    ``chunks`` raises, the temp file is removed and the error goes on; ``durable=False``:
+    not fsync'd)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = _new_temp(path)
     try:
@@ -70,7 +73,8 @@ def write_temp_chunks(path: Path, chunks: Iterable[bytes]) -> Path:
             for chunk in chunks:
                 handle.write(chunk)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(name)
@@ -84,12 +88,13 @@ def replace_durable(temp: Path, path: Path) -> None:
     fsync_dir(path.parent)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data``: temp file, fsync, rename, fsync folder."""
-    write_atomic_chunks(path, (data,))
+def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
+    """Replace ``path`` with ``data``: temp file, fsync, rename, fsync folder (the fsyncs
+    only when ``durable``)."""
+    write_atomic_chunks(path, (data,), durable)
 
 
-def write_atomic_chunks(path: Path, chunks: Iterable[bytes]) -> None:
+def write_atomic_chunks(path: Path, chunks: Iterable[bytes], durable: bool = True) -> None:
     """``write_atomic`` of the bytes ``chunks`` yields (a big file, never whole in memory);
     when ``chunks`` raises, ``path`` is left as it was and the temp file is removed."""
     import stat
@@ -101,7 +106,11 @@ def write_atomic_chunks(path: Path, chunks: Iterable[bytes]) -> None:
     if not stat.S_ISREG(mode):
         raise OSError(errno.EINVAL, "not a regular file (a device, pipe or folder); not replaced",
                       str(path))  # fmt: skip
-    replace_durable(write_temp_chunks(path, chunks), path)
+    temp = write_temp_chunks(path, chunks, durable)
+    if durable:
+        replace_durable(temp, path)
+    else:
+        os.replace(temp, path)
 
 
 def append_durable(path: Path, data: bytes) -> int:
