@@ -139,6 +139,37 @@ def test_damaged_cache_is_a_miss_and_lives_outside_the_project(paths: MemoryPath
     assert [e.key for e in Store(paths).state().entries.values()] == ["key-1"]
 
 
+_UNPICKLED: list[str] = []
+
+
+class _Noted:
+    """A cached state that notes when it is unpickled."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __setstate__(self, state: dict[str, str]) -> None:
+        self.name = state["name"]
+        _UNPICKLED.append(self.name)
+
+
+def test_a_cache_of_another_data_toon_is_a_miss_without_reading_its_state(tmp_path: Path) -> None:
+    """The version and position are read first: a cache made for another data.toon (a git
+    pull, an import, a compaction without the state) costs its first bytes, not an unpickle
+    of every entry; one of this data.toon is read whole."""
+    from toon_memory.store.cache import Position, load_cache, save_cache
+
+    path = tmp_path / "cache.pickle"
+    here: tuple[int, int, int] = (1, 2, 3)
+    save_cache(path, "v1", Position(here, None, 0, None, 0), _Noted("state"))
+    _UNPICKLED.clear()
+    assert load_cache(path, "v1", (1, 2, 4)) is None
+    assert load_cache(path, "v2", here) is None
+    assert _UNPICKLED == []
+    found = load_cache(path, "v1", here)
+    assert found is not None and found[1].name == "state" and _UNPICKLED == ["state"]
+
+
 def test_state_key_index_follows_status(paths: MemoryPaths) -> None:
     state = State()
     entry = _entry(1)

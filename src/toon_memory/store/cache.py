@@ -2,7 +2,9 @@
 
 Invariant: the cache is only ever a shortcut. It is keyed on the identity of
 ``data.toon`` and the journal/access-log positions it covers; any mismatch
-or damage makes it a miss. It lives under the user's home (``MemoryPaths.cache``),
+or damage makes it a miss. Its version and position come first, a pickle of their
+own, so a cache of another data.toon (a git pull, an import, a compaction made
+without the state) is a miss read from its first bytes, not unpickled whole. It lives under the user's home (``MemoryPaths.cache``),
 never in the project, so a pickle committed to a cloned repository is never
 loaded. An encrypted memory's cache is sealed with its key (a changed byte,
 another key or a plain cache is a miss), so no entry text lies under the home
@@ -12,11 +14,12 @@ folder in clear.
 from __future__ import annotations
 
 import gc
+import io
 import os
 import pickle
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from toon_memory.model.entry import ATTRIBUTES, FIELDS
 from toon_memory.store import crypto
@@ -25,7 +28,7 @@ from toon_memory.store.crypto import Key
 #: Bump only when the cache's own layout (the pickled tuple) changes; the
 #: stored fields, the entry layout and the derived index format are part of
 #: the key already, so adding a field or changing the index needs no bump here.
-CACHE_LAYOUT = 7
+CACHE_LAYOUT = 8
 FileId = tuple[int, int, int]
 
 
@@ -54,33 +57,46 @@ def cache_version(derived: str = "") -> str:
     return f"{CACHE_LAYOUT}|{','.join(FIELDS)}|{','.join(ATTRIBUTES)}|{derived}"
 
 
-def load_cache(path: Path, version: str, key: Key | None = None) -> tuple[Position, Any] | None:
-    """The cached (position, state), or None when absent, damaged or of another version.
+def load_cache(
+    path: Path, version: str, data: FileId | None, key: Key | None = None
+) -> tuple[Position, Any] | None:
+    """The cached (position, state), or None when absent, damaged, of another version or
+    of another data.toon than ``data`` (its identity now).
 
     With ``key`` (an encrypted memory) only a cache sealed with that key is used.
     """
     try:
-        payload = path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
+        handle = path.open("rb")
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
-    if crypto.is_sealed(payload) != (key is not None):
-        return None
-    if key is not None:
-        payload = open_cache(payload, key, path)
-        if not payload:
+    with handle:
+        if crypto.is_sealed(handle.read(len(crypto.MAGIC))) != (key is not None):
             return None
+        handle.seek(0)
+        source: IO[bytes] = handle
+        if key is not None:
+            payload = open_cache(handle.read(), key, path)
+            if not payload:
+                return None
+            source = io.BytesIO(payload)
+        return _unpickled(source, version, data)
+
+
+def _unpickled(source: IO[bytes], version: str, data: FileId | None) -> tuple[Position, Any] | None:
+    """The header, then (when it names ``version`` and ``data``) the state."""
+    unpickler = pickle.Unpickler(source)
     collecting = gc.isenabled()
     gc.disable()  # unpickling allocates ~10^5 objects; collections in between only cost time
     try:
-        found, position, state = pickle.loads(payload)
+        found, position = unpickler.load()
+        if found != version or not isinstance(position, Position) or position.data != data:
+            return None
+        return position, unpickler.load()
     except Exception:
         return None
     finally:
         if collecting:
             gc.enable()
-    if found != version or not isinstance(position, Position):
-        return None
-    return position, state
 
 
 def open_cache(payload: bytes, key: Key, path: Path) -> bytes:
@@ -113,7 +129,8 @@ def save_cache(
     """Write the cache, sealed with ``key`` when given (best effort: a failure only
     costs a re-parse later)."""
     try:
-        payload = pickle.dumps((version, position, state), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps((version, position), protocol=pickle.HIGHEST_PROTOCOL)
+        payload += pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         if key is not None:
             payload = crypto.seal(key, payload, "cache")
     except OSError:

@@ -127,7 +127,9 @@ class Store(Compaction, Damage):
         self.key()
         if self._state is not None and self._pos is not None and self._catch_up(self._pos):
             return self._with_engine(engine)
-        cached = load_cache(self.paths.cache, self._cache_version, self._key)
+        cached = load_cache(
+            self.paths.cache, self._cache_version, file_id(self.paths.data), self._key
+        )
         if cached is not None:
             self._pos, self._state = cached
             cached_offset = self._pos.journal_offset
