@@ -53,7 +53,10 @@ class FindingsCache:
     """The entry-only findings of the last state seen, keyed on the store files' identity.
 
     Kept in this process and in a sidecar file under the user's home, so a
-    new process (a CLI call) over an unchanged memory does not recompute them.
+    new process (a CLI call) over an unchanged memory does not recompute them. The
+    entries are read bare (no search engine built for them) and, when this process had
+    no state loaded, let go after the call: a long-lived server over the on-disk index
+    stays small.
     """
 
     def __init__(self) -> None:
@@ -64,8 +67,11 @@ class FindingsCache:
         """Every entry of the current state and its entry-only findings."""
         from toon_memory.store.sidecar import load_sidecar, save_sidecar, sidecar_path
 
-        entries = list(store.state().entries.values())
+        loaded = store.loaded() is not None
+        entries = list(store.bare_state().entries.values())
         key = (FINDINGS_FORMAT, _version(), *store.identity())
+        if not loaded:  # read for this call only: no engine built, none kept
+            store.release()
         if self._found is not None and key == self._key:
             return entries, self._found
         path = sidecar_path(store.paths, "findings")
