@@ -32,6 +32,18 @@ LLM_TIMEOUT = 60.0
 LLM_TIMEOUT_RANGE = (0.1, 3600.0)
 
 
+def every_entry(store: Store) -> list[Entry]:
+    """Every entry of the store's current state, read bare (no search engine built for a
+    pass over them) and, when this process had no state loaded, let go afterwards: a
+    long-lived server over the on-disk index stays small (~800 MB kept at 100,000
+    entries otherwise)."""
+    loaded = store.loaded() is not None
+    entries = list(store.bare_state().entries.values())
+    if not loaded:
+        store.release()
+    return entries
+
+
 @dataclass(frozen=True)
 class ConsolidationReport:
     """What ``consolidate`` planned (dry run) or did: the plan and how it ran."""
@@ -118,7 +130,7 @@ class Curation:
         self.llm_timeout = LLM_TIMEOUT
 
     def _entries(self) -> list[Entry]:
-        return list(self.store.state().entries.values())
+        return every_entry(self.store)
 
     # -- consolidate -------------------------------------------------------
     def consolidate(

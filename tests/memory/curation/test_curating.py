@@ -274,3 +274,20 @@ def test_a_long_plan_is_cut_in_text_but_whole_in_data(project: Path) -> None:
     shown = consolidated(memory.curation.consolidate("identical"), {})
     assert "… 5 more removals" in shown.text
     assert len(shown.data["removals"]) == MAX_LINES + 5
+
+
+def test_reading_passes_build_no_engine_and_keep_no_state(project: Path) -> None:
+    """A dry run, reflect and promote's plan read every entry bare: a process with no state
+    loaded builds no search engine for them, writes no pickle and keeps nothing after."""
+    seed(Memory(project))
+    Memory(project).paths.cache.unlink(missing_ok=True)
+    loaded = Memory(project)
+    loaded.store.state()
+    want = (loaded.curation.consolidate("similar").plan.removals,
+            loaded.curation.reflect(), loaded.curation.promote().plan)  # fmt: skip
+    loaded.paths.cache.unlink()
+    memory = Memory(project)
+    got = (memory.curation.consolidate("similar").plan.removals,
+           memory.curation.reflect(), memory.curation.promote().plan)  # fmt: skip
+    assert got == want and want[0]
+    assert memory.store.loaded() is None and not memory.paths.cache.exists()

@@ -93,6 +93,7 @@ class Briefs:
         than this one), else the last 24 hours.
         """
         from toon_memory.memory.briefs.results import Changes
+        from toon_memory.memory.curation import every_entry
         from toon_memory.memory.recaller import is_memory_file
         from toon_memory.project.history import changed_files_since, commits_since
         from toon_memory.rules import since as changes
@@ -104,7 +105,7 @@ class Briefs:
         if moment is None:
             self._all_sessions(now)
             moment = changes.from_session(self._last)
-        found = changes.memory_changes(self.store.state().entries.values(), moment.stamp)
+        found = changes.memory_changes(every_entry(self.store), moment.stamp)
         return Changes(
             moment.stamp, moment.basis,
             tuple(commits_since(self.root, moment.git, limit=COMMIT_LIMIT)),

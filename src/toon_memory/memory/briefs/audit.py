@@ -65,13 +65,11 @@ class FindingsCache:
 
     def findings(self, store: Store) -> tuple[list[Entry], EntryFindings]:
         """Every entry of the current state and its entry-only findings."""
+        from toon_memory.memory.curation import every_entry
         from toon_memory.store.sidecar import load_sidecar, save_sidecar, sidecar_path
 
-        loaded = store.loaded() is not None
-        entries = list(store.bare_state().entries.values())
+        entries = every_entry(store)
         key = (FINDINGS_FORMAT, _version(), *store.identity())
-        if not loaded:  # read for this call only: no engine built, none kept
-            store.release()
         if self._found is not None and key == self._key:
             return entries, self._found
         path = sidecar_path(store.paths, "findings")
