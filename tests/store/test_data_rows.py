@@ -23,23 +23,26 @@ from toon_memory.errors import ToonMemoryError
 from toon_memory.model.entry import Entry, Summary
 from toon_memory.store.cache import file_id
 from toon_memory.store.codec import decode_document, encode_document
-from toon_memory.store.data_rows import DataRows
-from toon_memory.store.toon_rows import NotOurs
+from toon_memory.store.data_rows import DataRows, read_data
+
+Read = tuple[list[dict[str, object]], list[Summary]] | str
 
 
-def _streamed(path: Path) -> list[dict[str, object]] | str:
-    try:
-        return [e.to_row() for e in DataRows(path)]
-    except NotOurs:
+def _streamed(path: Path) -> Read:
+    found = read_data(path)
+    if found is None:
         return "declined"
+    return [e.to_row() for e in found[0].entries], found[0].summaries
 
 
-def _whole(path: Path) -> list[dict[str, object]] | str:
+def _whole(path: Path) -> Read:
     try:
         doc = decode_document(path.read_bytes().decode("utf-8"), path)
     except (UnicodeDecodeError, ToonMemoryError):
         return "refused"
-    return "typescript" if doc.migrated_from_ts else [e.to_row() for e in doc.entries]
+    return (
+        "typescript" if doc.migrated_from_ts else ([e.to_row() for e in doc.entries], doc.summaries)
+    )
 
 
 def _file(tmp: Path, data: bytes) -> Path:
@@ -54,8 +57,9 @@ def test_our_file_is_read_row_by_row_as_the_whole_read_reads_it(
 ) -> None:
     path = _file(tmp_path_factory.mktemp("d"), encode_document(rows, summaries).encode())
     reader = DataRows(path)
-    assert [e.to_row() for e in reader] == _whole(path)
+    assert ([e.to_row() for e in reader], reader.summaries) == _whole(path)
     assert reader.identity == file_id(path)
+    assert _streamed(path) == _whole(path)
 
 
 @given(_mutated())

@@ -312,3 +312,34 @@ def test_a_rolled_back_write_leaves_nothing_to_patch_with(tmp_path: Path) -> Non
         assert changes is not None  # the rolled-back step was forgotten, the log restarts:
         assert [slot for slot, _tf, _n in changes] == [db.slot(third.id)]
     db.close()
+
+
+@given(steps=_steps)
+@settings(max_examples=40, deadline=None)
+def test_the_index_finds_the_engine_s_shortest_path_between_any_two_entries(
+    steps: list[object],
+) -> None:
+    """``graph_path`` over the index (its links read a BFS level at a time) is the engine's:
+    the same chain, or no chain, or the same unknown end, for every pair of keys."""
+    from toon_memory.errors import NotFoundError
+
+    engine = Engine()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = _new_db(Path(tmp))
+        for step in steps:
+            _apply(step, engine, db)
+        for start in _KEYS[:6]:
+            for goal in _KEYS[:6]:
+                answers = []
+                for ranker in (engine, None):
+                    try:
+                        if ranker is None:
+                            with db.reading():
+                                path = Ranker(SourceCorpus(db)).graph_path(start, goal)
+                        else:
+                            path = ranker.graph_path(start, goal)
+                        answers.append([e.id for e in path])
+                    except NotFoundError as exc:
+                        answers.append(str(exc))
+                assert answers[0] == answers[1], (start, goal)
+        db.close()

@@ -167,7 +167,8 @@ class Recaller:
         for name, value in (("from_key", from_key), ("to_key", to_key)):
             if not str(value or "").strip():
                 raise InputError(name, "must not be empty")
-        return self.engine().graph_path(from_key, to_key)
+        with self.ranker() as ranker:
+            return ranker.graph_path(from_key, to_key)
 
     def primer(self, limit: int = PRIMER_TOP, budget_tokens: int = 0) -> Primer:
         """Counts by category, the top entries, then the best of each category not on top.

@@ -9,7 +9,7 @@ helpers named below that other layers share)::
     engine.search(query, today=..., category=, tags=, from_date=, to_date=, path_scope=, ...)
     engine.suggest(context, limit=5, today=...)
     engine.smart_recall(intent, today=..., hops=2, explain=, budget_tokens=, session_bias=True)
-    engine.graph_path(from_key, to_key) -> list[Entry]   # raises NotFoundError
+    engine.graph_path(from_key, to_key) -> list[Entry]   # raises NotFoundError (any Ranker)
     engine.get(id_or_key) -> Entry | None
     blend(result, today=..., importance=..., day=...) -> list[Blended]  # relevance+importance+recency
     estimate_tokens(text) -> int            # the token estimate every budget uses

@@ -18,6 +18,7 @@ from toon_memory.errors import NotFoundError
 from toon_memory.model.entry import Entry, EntryMap
 from toon_memory.search.budget import fit_budget
 from toon_memory.search.corpus import Corpus, RankCorpus
+from toon_memory.search.graph import shortest_path_over
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.pipeline import hit_edges, rank_entries
 from toon_memory.search.result import Hit, RecallResult
@@ -33,6 +34,21 @@ class Ranker:
     def get(self, id_or_key: str) -> Entry | None:
         """The entry with this id, else the best entry with this key (active, newest)."""
         return get_over(self._view, id_or_key)
+
+    def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
+        """Entries on a BFS shortest path between two ids/keys (both included); [] if none.
+
+        Intermediate entries must be active. Raises ``NotFoundError`` for an unknown end.
+        """
+        start, goal = self.get(from_key), self.get(to_key)
+        if start is None:
+            raise NotFoundError("from_key", from_key)
+        if goal is None:
+            raise NotFoundError("to_key", to_key)
+        entries = self._view.entries
+        path = shortest_path_over(self._view.graph, start.id, goal.id,
+                                  lambda node: entries[node].status == "active")  # fmt: skip
+        return [entries[node] for node in path]
 
     def category_counts(self) -> dict[str, int]:
         """How many active entries each category has (read from the index, nothing unpacked)."""
@@ -148,22 +164,6 @@ class Engine(Ranker):
     @property
     def entries(self) -> list[Entry]:
         return list(self._corpus.entries.values())
-
-    def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
-        """Entries on a BFS shortest path between two ids/keys (both included); [] if none.
-
-        Intermediate entries must be active. Raises ``NotFoundError`` for an unknown end.
-        """
-        start, goal = self.get(from_key), self.get(to_key)
-        if start is None:
-            raise NotFoundError("from_key", from_key)
-        if goal is None:
-            raise NotFoundError("to_key", to_key)
-        entries = self._corpus.entries
-        path = self._corpus.graph.shortest_path(
-            start.id, goal.id, lambda node: entries[node].status == "active"
-        )
-        return [entries[node] for node in path]
 
     def export(self) -> Corpus:
         """The analysed corpus, for an on-disk index to load without analysing again."""

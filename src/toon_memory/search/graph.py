@@ -11,7 +11,6 @@ ignored. Pure data structure: no I/O.
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Protocol
 
@@ -62,6 +61,34 @@ def expand_over(
                     nxt.append(other)
         frontier = nxt
     return dist
+
+
+def shortest_path_over(
+    graph: Neighbourhood, start: str, goal: str, allowed: Callable[[str], bool] | None = None
+) -> list[str]:
+    """A BFS shortest path of ids from ``start`` to ``goal`` (both included); [] if none.
+
+    Intermediate nodes must be ``allowed`` (the goal always is). Neighbours are visited
+    in sorted order, so the answer is deterministic; each level is prefetched before it
+    is expanded (an index reads its links at once)."""
+    parent: dict[str, str] = {start: start}
+    level = [start]
+    while level:
+        graph.prefetch(level)
+        following: list[str] = []
+        for node in level:
+            if node == goal:
+                path = [node]
+                while node != start:
+                    node = parent[node]
+                    path.append(node)
+                return path[::-1]
+            for other in sorted(graph.neighbours(node)):
+                if other not in parent and (allowed is None or allowed(other) or other == goal):
+                    parent[other] = node
+                    following.append(other)
+        level = following
+    return []
 
 
 def edge_kind(newer_out: Sequence[str], older_out: Sequence[str]) -> str:
@@ -174,24 +201,8 @@ class LinkGraph:
     def shortest_path(
         self, start: str, goal: str, allowed: Callable[[str], bool] | None = None
     ) -> list[str]:
-        """A BFS shortest path of ids from ``start`` to ``goal`` (both included); [] if none.
-
-        Neighbours are visited in sorted order so the answer is deterministic.
-        """
+        """A BFS shortest path of ids from ``start`` to ``goal`` (both included); [] if none
+        (``shortest_path_over``)."""
         if start not in self._adj or goal not in self._adj:
             return []
-        parent: dict[str, str] = {start: start}
-        queue = deque([start])
-        while queue:
-            node = queue.popleft()
-            if node == goal:
-                path = [node]
-                while node != start:
-                    node = parent[node]
-                    path.append(node)
-                return path[::-1]
-            for other in sorted(self._adj[node]):
-                if other not in parent and (allowed is None or allowed(other) or other == goal):
-                    parent[other] = node
-                    queue.append(other)
-        return []
+        return shortest_path_over(self, start, goal, allowed)

@@ -97,14 +97,14 @@ def _document_from_data(data: dict[str, Any], path: Path) -> Document:
             doc.entries.append(entry_from_row(row))
         except ValueError as exc:
             raise CorruptFileError(path, None, f"entry {number}: {exc}") from None
-    for row in data.get("summaries") or []:
-        if isinstance(row, dict):
-            doc.summaries.append(
-                Summary(
-                    str(row.get("file", "")), str(row.get("summary", "")), str(row.get("date", ""))
-                )
-            )
+    doc.summaries = summaries_from_rows(data.get("summaries") or [])
     return doc
+
+
+def summaries_from_rows(rows: list[Any]) -> list[Summary]:
+    """The summaries of a decoded ``summaries`` table (rows that are not objects skipped)."""
+    return [Summary(str(row.get("file", "")), str(row.get("summary", "")), str(row.get("date", "")))
+            for row in rows if isinstance(row, dict)]  # fmt: skip
 
 
 def _decode_foreign(text: str, path: Path, line: int | None, problem: str) -> Document:

@@ -42,6 +42,7 @@ from toon_memory.store.codec import Document, decode_document, encode_document
 from toon_memory.store.compaction import Compaction, inode_size
 from toon_memory.store.crypto import Key
 from toon_memory.store.damage import Damage
+from toon_memory.store.data_rows import read_data
 from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.state import Derived, Lookup, State, StateNeeded
 from toon_memory.system.atomic import write_atomic
@@ -191,8 +192,9 @@ class Store(Compaction, Damage):
         return start + len(whole)
 
     def _load_full(self, engine: bool) -> None:
-        data_id = file_id(self.paths.data)
-        doc = self._read_document(self.paths.data)
+        streamed = None if self._key is not None else read_data(self.paths.data)
+        data_id = file_id(self.paths.data) if streamed is None else streamed[1]
+        doc = self._read_document(self.paths.data) if streamed is None else streamed[0]
         state = State()
         state.load(doc.entries)
         state.summaries = {s.file: s for s in doc.summaries}
