@@ -168,6 +168,11 @@ def test_a_cache_of_another_data_toon_is_a_miss_without_reading_its_state(tmp_pa
     assert _UNPICKLED == []
     found = load_cache(path, "v1", here)
     assert found is not None and found[1].name == "state" and _UNPICKLED == ["state"]
+    import pickle  # the layout before: one pickle of version, position and state
+
+    path.write_bytes(pickle.dumps(("v1", Position(here, None, 0, None, 0), _Noted("old"))))
+    _UNPICKLED.clear()
+    assert load_cache(path, "v1", here) is None and _UNPICKLED == []
 
 
 def test_state_key_index_follows_status(paths: MemoryPaths) -> None:

@@ -2,9 +2,10 @@
 
 Invariant: the cache is only ever a shortcut. It is keyed on the identity of
 ``data.toon`` and the journal/access-log positions it covers; any mismatch
-or damage makes it a miss. Its version and position come first, a pickle of their
-own, so a cache of another data.toon (a git pull, an import, a compaction made
-without the state) is a miss read from its first bytes, not unpickled whole. It lives under the user's home (``MemoryPaths.cache``),
+or damage makes it a miss. After a mark of its layout (``HEADER``) its version and
+position come first, a pickle of their own, so a cache of another layout or of
+another data.toon (a git pull, an import, a compaction made without the state) is a
+miss read from its first bytes, never unpickled whole. It lives under the user's home (``MemoryPaths.cache``),
 never in the project, so a pickle committed to a cloned repository is never
 loaded. An encrypted memory's cache is sealed with its key (a changed byte,
 another key or a plain cache is a miss), so no entry text lies under the home
@@ -28,7 +29,11 @@ from toon_memory.store.crypto import Key
 #: Bump only when the cache's own layout (the pickled tuple) changes; the
 #: stored fields, the entry layout and the derived index format are part of
 #: the key already, so adding a field or changing the index needs no bump here.
-CACHE_LAYOUT = 8
+CACHE_LAYOUT = 7
+#: What a cache file whose header is pickled apart starts with (inside the seal when
+#: sealed); a file of the older layout starts with a pickle opcode: a miss, unread. (Not
+#: a ``CACHE_LAYOUT`` bump: that is part of the on-disk index's version too.)
+HEADER = b"toon-memory cache, header first\n"
 FileId = tuple[int, int, int]
 
 
@@ -84,6 +89,8 @@ def load_cache(
 
 def _unpickled(source: IO[bytes], version: str, data: FileId | None) -> tuple[Position, Any] | None:
     """The header, then (when it names ``version`` and ``data``) the state."""
+    if source.read(len(HEADER)) != HEADER:
+        return None
     unpickler = pickle.Unpickler(source)
     collecting = gc.isenabled()
     gc.disable()  # unpickling allocates ~10^5 objects; collections in between only cost time
@@ -129,7 +136,7 @@ def save_cache(
     """Write the cache, sealed with ``key`` when given (best effort: a failure only
     costs a re-parse later)."""
     try:
-        payload = pickle.dumps((version, position), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = HEADER + pickle.dumps((version, position), protocol=pickle.HIGHEST_PROTOCOL)
         payload += pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         if key is not None:
             payload = crypto.seal(key, payload, "cache")
