@@ -66,6 +66,23 @@ def test_a_big_import_writes_what_the_journal_would(
     assert len(data["entries"]) == ROWS - 3 + 1
 
 
+def test_a_one_shot_import_builds_no_engine_and_writes_what_a_lasting_one_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CLI import (one-shot) reads the memory it adds to bare: no search engine built,
+    no pickle of every entry written, the same entries as a long-lived process's import."""
+    lasting = _imported(tmp_path / "a", True, monkeypatch)
+    project = tmp_path / "b"
+    no_entry_cap(project)
+    Memory(project).remember("decision", "kept-before", "stored before the import")
+    Memory(project).paths.cache.unlink(missing_ok=True)
+    one_shot = Memory(project, one_shot=True)
+    report = one_shot.import_rows(_rows())
+    assert (report.added, report.skipped) == (ROWS - 3, 3), report.messages
+    assert not one_shot.paths.cache.exists() and one_shot.store.loaded() is None
+    assert _view(Memory(project)) == _view(lasting)
+
+
 def test_a_big_import_is_recalled_at_once(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     memory = _imported(project, True, monkeypatch)
     assert "k-1234" in [hit.entry.key for hit in memory.recall("entry 1234").hits]

@@ -263,9 +263,10 @@ class Store(Compaction, Damage):
         """Run ``change`` on the fresh state under the lock and journal its ops durably.
 
         An OS refusal becomes ``ReadOnlyMemoryError`` (folder not writable) or a
-        ``FileAccessError`` naming the path; nothing is acknowledged then.
+        ``FileAccessError`` naming the path; nothing is acknowledged then. A one-shot
+        process reads the state bare: no search engine or pickle for a process that exits.
         """
-        return self._locked(lambda: self._over_state(change))
+        return self._locked(lambda: self._over_state(change, bare=self.one_shot))
 
     def mutate_lean(
         self,
