@@ -323,3 +323,16 @@ def test_session_bias_boosts_files_changed_on_the_branch(project: Path) -> None:
     biased = memory.recall("cache layer sessions", session_bias=True)
     assert biased.keys[0] == "cache-b"
     assert biased.hits[0].score > next(h.score for h in plain.hits if h.entry.key == "cache-b")
+
+
+def test_doctor_counts_the_entries_of_data_toon_whichever_way_it_reads_it(project: Path) -> None:
+    """A file in our own shape is counted a row at a time (none kept); any other (here a
+    comment line) is read whole: the same count either way."""
+    memory = Memory(project)
+    for i in range(5):
+        memory.remember("decision", f"k-{i}", f"decision {i}")
+    memory.compact()
+    line = f"{memory.paths.data.name}: valid TOON, 5 entries"
+    assert ("ok", line) in memory.doctor()
+    memory.paths.data.write_text("# kept by hand\n" + memory.paths.data.read_text())
+    assert ("ok", line) in Memory(project).doctor()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -84,17 +85,17 @@ def test_a_warm_reader_answers_as_a_fresh_one_after_any_write(steps, kept, same,
         index_db.CHANGES_KEPT = old
 
 
-def _rows_read(db: IndexDb) -> list[int]:
-    """The slots whose rows ``db`` reads from now on."""
-    read: list[int] = []
-    rows_at = db.rows_at
+def _recorded(db: IndexDb, name: str) -> list[Any]:
+    """The first argument of every call of ``db``'s method ``name`` from now on."""
+    calls: list[Any] = []
+    method = getattr(db, name)
 
-    def counted(slots):  # type: ignore[no-untyped-def]
-        read.extend(slots)
-        return rows_at(slots)
+    def counted(first, *rest):  # type: ignore[no-untyped-def]
+        calls.append(first)
+        return method(first, *rest)
 
-    db.rows_at = counted  # type: ignore[method-assign]
-    return read
+    setattr(db, name, counted)
+    return calls
 
 
 def test_kept_rows_are_read_again_only_when_they_changed(tmp_path: Path) -> None:
@@ -104,7 +105,7 @@ def test_kept_rows_are_read_again_only_when_they_changed(tmp_path: Path) -> None
         for e in entries:
             db.upsert(e, analyse)
     _answers(db)
-    read = _rows_read(db)
+    read = _recorded(db, "rows_at")
     _answers(db)
     assert read == []  # nothing changed: every row kept
     other = _new_db(tmp_path)
@@ -112,7 +113,9 @@ def test_kept_rows_are_read_again_only_when_they_changed(tmp_path: Path) -> None
         other.fold_access(entries[2].id, "2026-07-14")
     other.close()
     _answers(db)
-    assert set(read) == {db.slot(entries[2].id)}  # the one folded access, read once
+    assert {slot for slots in read for slot in slots} == {
+        db.slot(entries[2].id)
+    }  # the one folded access, read once
 
 
 def test_a_kept_state_lets_its_source_go(tmp_path: Path) -> None:
@@ -145,14 +148,7 @@ def test_a_term_no_entry_holds_is_asked_once_until_a_write_brings_it(  # type: i
     with db.writing():
         for i in range(8):
             db.upsert(_entry(f"k{i}", ["redis", "timeout"], [], {}), analyse)
-    asked: list[str] = []
-    postings = db.postings
-
-    def counted(term):  # type: ignore[no-untyped-def]
-        asked.append(term)
-        return postings(term)
-
-    db.postings = counted  # type: ignore[method-assign]
+    asked = _recorded(db, "postings")
     opts = RecallOptions(query="redis zeppelin", limit=6)
 
     def keys() -> list[str]:

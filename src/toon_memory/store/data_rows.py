@@ -5,7 +5,8 @@ gives for data.toon, in file order, with one row in memory at a time, then holds
 summaries, and records the identity (``cache.file_id``) of the file it read, taken
 from the open handle, so a data.toon swapped meanwhile is never mixed in (a missing
 file: no entries, None). ``read_data`` is the whole document that way (a full load
-holds the entries, never the file's text or a table of decoded rows beside them).
+holds the entries, never the file's text or a table of decoded rows beside them), and
+``count_rows`` its entries counted, none kept (``doctor``).
 At the first thing it cannot prove alike it raises ``NotOurs``: a file not in the
 shape ``store.toon_table`` writes (``toon_rows``), text that is not UTF-8, a row
 ``entry_from_row`` refuses; the caller then reads the whole file, which answers or
@@ -59,6 +60,16 @@ def read_data(path: Path) -> tuple[Document, FileId | None] | None:
     except NotOurs:
         return None
     return Document(entries, rows.summaries), rows.identity
+
+
+def count_rows(path: Path) -> int | None:
+    """How many entries data.toon (or archive.toon) holds, read row by row and none kept;
+    None when it is not a file ``DataRows`` reads, or not one it can open (the caller reads
+    it whole, and names what is wrong)."""
+    try:
+        return sum(1 for _entry in DataRows(path))
+    except (NotOurs, OSError):
+        return None
 
 
 def _entries(handle: BinaryIO, summaries: list[Summary]) -> Iterator[Entry]:
