@@ -67,7 +67,7 @@ def fill_analysing(conn: sqlite3.Connection, entries: Iterable[Entry], analyse: 
     """Write ``entries`` (file order, read once) into empty tables, analysed here; the last
     sequence number given, and Σ|d|. ``sqlite3.IntegrityError`` for an id seen twice."""
     staged = _Staged(conn, analyse)
-    seq = _write_docs(conn, staged.documents(entries), None, pending, {})
+    seq = _write_docs(conn, staged.documents(entries), None, pending, None)
     staged.finish(ver)
     _degrees(conn)
     return seq, staged.total
@@ -75,15 +75,16 @@ def fill_analysing(conn: sqlite3.Connection, entries: Iterable[Entry], analyse: 
 
 def _write_docs(conn: sqlite3.Connection, documents: Iterable[Document],
                 place: Mapping[str, int] | None, pending: Mapping[str, int],
-                lengths: dict[int, float]) -> int:  # fmt: skip
+                lengths: dict[int, float] | None) -> int:  # fmt: skip
     """The rows and links of ``documents``, a chunk at a time (``place``: id -> file
-    position, None when that is the slot; ``lengths``: filled, slot -> |d|); the last
-    sequence number."""
+    position, None when that is the slot; ``lengths``, when given: filled, slot -> |d|);
+    the last sequence number."""
     seq = 0
     links: list[tuple[int, int, str, str]] = []
     docs: list[tuple[object, ...]] = []
     for slot, entry, seq, length, terms, out, family in documents:
-        lengths[slot] = length
+        if lengths is not None:
+            lengths[slot] = length
         docs.append(doc_row(slot, entry, seq, (length, terms, family), pending.get(entry.id, 0),
                             slot if place is None else place[entry.id]))  # fmt: skip
         links.extend((slot, pos, kind, target) for pos, (kind, target) in enumerate(out))
