@@ -110,7 +110,7 @@ class Compaction:
             made, folded = streamed
             return True if made is None else self._swap(made, folded, None)
         with self.lock:
-            state = self.state(engine=not self.one_shot)
+            state = self.state(engine=False)  # (folding the logs in needs no search engine)
             pos = self._pos
             assert pos is not None
             if not pos.journal_offset and not pos.access_offset and pos.data is not None:

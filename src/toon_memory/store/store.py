@@ -263,10 +263,19 @@ class Store(Compaction, Damage):
         """Run ``change`` on the fresh state under the lock and journal its ops durably.
 
         An OS refusal becomes ``ReadOnlyMemoryError`` (folder not writable) or a
-        ``FileAccessError`` naming the path; nothing is acknowledged then. A one-shot
-        process reads the state bare: no search engine or pickle for a process that exits.
+        ``FileAccessError`` naming the path; nothing is acknowledged then. A process with
+        no state loaded whose reads go over the on-disk index (``index_sync.serves_writes``:
+        every one-shot process, and any by default) reads the state bare for the change and
+        lets it go afterwards: no search engine built, no pickle written, none kept.
         """
-        return self._locked(lambda: self._over_state(change, bare=self.one_shot))
+        from toon_memory.store.index_sync import serves_writes
+
+        passing = self._state is None and serves_writes(self)
+        try:
+            return self._locked(lambda: self._over_state(change, bare=passing))
+        finally:
+            if passing:
+                self.release()
 
     def mutate_lean(
         self,

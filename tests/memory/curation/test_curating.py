@@ -291,3 +291,26 @@ def test_reading_passes_build_no_engine_and_keep_no_state(project: Path) -> None
            memory.curation.reflect(), memory.curation.promote().plan)  # fmt: skip
     assert got == want and want[0]
     assert memory.store.loaded() is None and not memory.paths.cache.exists()
+
+
+def test_a_whole_memory_write_of_a_lasting_process_keeps_no_state(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long-lived process (an MCP server) over the on-disk index that applies a
+    consolidation (and the compaction after it) reads the state bare and lets it go: no
+    search engine built, none kept, and what it wrote is what a fresh process reads."""
+    from toon_memory.memory import api
+
+    seed(Memory(project))
+
+    def refused(_entries: object) -> object:
+        raise AssertionError("a search engine was built")
+
+    monkeypatch.setattr(api, "_build_engine", refused)
+    server = Memory(project)
+    report = server.curation.consolidate("identical", dry_run=False)
+    assert report.plan.removals and not report.dry_run
+    assert server.store.loaded() is None
+    gone = {removal.entry.key for removal in report.plan.removals}
+    assert {status(server, key) for key in gone} == {"superseded"}
+    assert {status(Memory(project), key) for key in gone} == {"superseded"}
