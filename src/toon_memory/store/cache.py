@@ -5,11 +5,11 @@ Invariant: the cache is only ever a shortcut. It is keyed on the identity of
 or damage makes it a miss. After a mark of its layout (``HEADER``) its version and
 position come first, a pickle of their own, so a cache of another layout or of
 another data.toon (a git pull, an import, a compaction made without the state) is a
-miss read from its first bytes, never unpickled whole. It lives under the user's home (``MemoryPaths.cache``),
-never in the project, so a pickle committed to a cloned repository is never
-loaded. An encrypted memory's cache is sealed with its key (a changed byte,
-another key or a plain cache is a miss), so no entry text lies under the home
-folder in clear.
+miss read from its first bytes, never unpickled whole. It lives under the user's
+home (``MemoryPaths.cache``), never in the project, so a pickle committed to a
+cloned repository is never loaded. An encrypted memory's cache is sealed with its
+key (a changed byte, another key or a plain cache is a miss), so no entry text lies
+under the home folder in clear.
 """
 
 from __future__ import annotations

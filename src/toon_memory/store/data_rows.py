@@ -1,4 +1,4 @@
-"""data.toon's entries read one row at a time (the index's rebuild: ``store.index_sync``).
+"""data.toon's entries read one row at a time (an index rebuild, a full load, ``doctor``).
 
 Invariant: iterating ``DataRows`` yields exactly the entries ``codec.decode_document``
 gives for data.toon, in file order, with one row in memory at a time, then holds its
