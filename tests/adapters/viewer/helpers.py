@@ -90,12 +90,16 @@ def _read_line(process: subprocess.Popen[str], deadline: float) -> str:
     raise AssertionError(f"the viewer printed nothing (exit {process.poll()})")
 
 
-def start_viewer(project: Path, *extra: str, stdin: Any = subprocess.PIPE) -> LiveViewer:
-    """Start the real CLI (``--no-open``) and wait for the URL it prints."""
+def start_viewer(
+    project: Path, *extra: str, stdin: Any = subprocess.PIPE, **popen: Any
+) -> LiveViewer:
+    """Start the real CLI (``--no-open``; ``popen``: more of ``Popen``'s arguments) and wait
+    for the URL it prints."""
     env = dict(os.environ, TOON_MEMORY_PROJECT=str(project), PYTHONUNBUFFERED="1")
     process = subprocess.Popen(
         [sys.executable, "-m", "toon_memory", "viewer", "--no-open", *extra],
         stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        **popen,
     )  # fmt: skip
     deadline = time.monotonic() + 60
     lines: list[str] = []

@@ -172,8 +172,21 @@ def _port_closed(url: str) -> bool:
     return False
 
 
-def test_ctrl_c_stops_cleanly(project: Path) -> None:
-    viewer = start_viewer(project)
+def _ignored() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _blocked() -> None:
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+@pytest.mark.parametrize(
+    "inherited", [None, _ignored, _blocked], ids=["default", "ignored", "blocked"]
+)
+def test_ctrl_c_stops_cleanly(project: Path, inherited: Any) -> None:
+    """Also when the viewer was started with SIGINT ignored or blocked (both are inherited
+    across exec from whatever started it)."""
+    viewer = start_viewer(project, preexec_fn=inherited)
     viewer.process.send_signal(signal.SIGINT)
     assert viewer.process.wait(timeout=20) == 0
     out = viewer.process.stdout.read() if viewer.process.stdout else ""

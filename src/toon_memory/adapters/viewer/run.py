@@ -67,11 +67,16 @@ def _daemon(target: Callable[..., None], *args: object) -> None:
 
 
 def _on_signals(stop: threading.Event) -> None:
+    """SIGINT, SIGTERM and SIGHUP set ``stop``, even when this process was started with
+    them ignored or blocked (both are inherited from the parent across exec)."""
     if threading.current_thread() is not threading.main_thread():
         return
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), lambda *_: stop.set())
+    found = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+             if hasattr(signal, name)]  # fmt: skip
+    for signum in found:
+        signal.signal(signum, lambda *_: stop.set())
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, found)
 
 
 def _start(
