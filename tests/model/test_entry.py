@@ -180,3 +180,23 @@ def test_split_list_splits_on_any_separator_whatever_the_path(value: object, sep
         if item.strip() and item.strip() not in want:
             want.append(item.strip())
     assert split_list(value, seps) == want
+
+
+def test_repeated_short_values_are_one_string_and_equal() -> None:
+    """Rows read from a file share each repeated enum, day, file and tag (less memory for
+    100,000 entries); a long value is kept as it came; every value reads back equal."""
+    rows = [{"id": f"0000000{n}", "category": "decision", "key": f"k{n}", "content": "same",
+             "file": "src/app.py", "tags": "db;cache", "date": "".join(["2026-", "07-15"]),
+             "created": "".join(["x" * 40, "x" * 40]), "origin": "", "status": ""} for n in range(2)]  # fmt: skip
+    a, b = (entry_from_row(dict(row)) for row in rows)
+    for attr in ("category", "file", "date", "origin", "status"):
+        assert getattr(a, attr) is getattr(b, attr)
+    assert a.tags == b.tags == ["db", "cache"] and all(x is y for x, y in zip(a.tags, b.tags))
+    assert a.created == b.created == "x" * 80 and a.created is not b.created
+    assert (a.origin, a.status) == ("agent", "active")
+    assert [a.to_row()[k] for k in ("category", "file", "tags", "date")] == [
+        "decision",
+        "src/app.py",
+        "db;cache",
+        "2026-07-15",
+    ]

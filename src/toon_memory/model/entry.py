@@ -2,7 +2,10 @@
 
 Invariant: ``FIELDS`` is the column order of ``data.toon``; ``Entry.to_row``
 and ``entry_from_row`` are exact inverses for every valid entry, so any
-content survives a save and a load unchanged. This module does no I/O.
+content survives a save and a load unchanged. ``entry_from_row`` gives equal
+values of the fields that repeat across entries (an enum, a day, a file, a tag)
+one shared string object (``shared``): equal text, less memory. This module
+does no I/O.
 """
 
 from __future__ import annotations
@@ -193,6 +196,23 @@ def _as_meta(value: Any) -> dict[str, Any]:
     return parsed if isinstance(parsed, dict) else {"raw": parsed}
 
 
+#: At most this many distinct strings are shared (``shared``); a value past them (a
+#: timestamp that never repeats, once the table is full) is kept as it came.
+_SHARED_MAX = 4096
+_SHARED: dict[str, str] = {}
+
+
+def shared(value: str) -> str:
+    """One string object for each short value that repeats across entries (an enum, a day,
+    a file, a tag): 100,000 entries read from a file hold a few hundred, not a million."""
+    found = _SHARED.get(value)
+    if found is not None:
+        return found
+    if len(_SHARED) < _SHARED_MAX and len(value) <= 64:
+        _SHARED[value] = value
+    return value
+
+
 def entry_from_row(row: dict[str, Any]) -> Entry:
     """Build an entry from a row or an exported dict (file names or attribute names).
 
@@ -214,19 +234,23 @@ def entry_from_row(row: dict[str, Any]) -> Entry:
         value = values.get(attr)
         return default if value is None else str(value)
 
+    def common(attr: str, default: str = "") -> str:
+        return shared(text(attr, default) or default)
+
     return Entry(
-        id=text("id"), category=text("category"), key=text("key"), content=text("content"),
-        file=text("file"), tags=split_list(values.get("tags"), ";"), date=text("date"),
-        ttl=text("ttl"), accessed=_as_int(values.get("accessed"), "accessed"),
+        id=text("id"), category=common("category"), key=text("key"), content=text("content"),
+        file=common("file"), tags=list(map(shared, split_list(values.get("tags"), ";"))),
+        date=common("date"), ttl=common("ttl"),
+        accessed=_as_int(values.get("accessed"), "accessed"),
         links=split_list(values.get("links"), " ;"),
         quality=_as_float(values.get("quality"), "quality", 0.0),
         confidence=_as_float(values.get("confidence"), "confidence", 1.0),
-        last_accessed=text("last_accessed"),
+        last_accessed=common("last_accessed"),
         priority=_as_int(values.get("priority"), "priority"),
-        path_scope=text("path_scope"), origin=text("origin", "agent") or "agent",
-        status=text("status", "active") or "active", superseded_on=text("superseded_on"),
-        importance=text("importance"), evidence=text("evidence"), created=text("created"),
-        updated=text("updated"), meta=meta,
+        path_scope=common("path_scope"), origin=common("origin", "agent"),
+        status=common("status", "active"), superseded_on=common("superseded_on"),
+        importance=common("importance"), evidence=common("evidence"),
+        created=common("created"), updated=common("updated"), meta=meta,
     )  # fmt: skip
 
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toon_memory.rules.curation.similarity import (
+    id_sets,
     jaccard,
     overlap_coefficient,
     overlapping_pairs,
@@ -92,3 +93,29 @@ def test_overlapping_to_matches_brute_force(
         for q in queries
     ]
     assert list(overlapping_to(queries, sets, threshold)) == expected
+
+
+texts_strategy = st.lists(
+    st.lists(st.sampled_from(["redis", "cache", "pool", "timeout", "retry", "the", "sessions",
+                              "RedisCache", "auth", "token", "42"]), max_size=8).map(" ".join),
+    max_size=12,
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts_strategy, st.sampled_from([0.3, 0.5, 0.75]), st.integers(1, 3))
+def test_id_sets_find_what_term_sets_find(texts: list[str], threshold: float, n: int) -> None:
+    """``id_sets`` (sorted tuples of term ids) hold each text's word set one-to-one, and
+    every finder answers over them exactly what it answers over the frozensets."""
+    ids, sets = id_sets(texts), [term_set(text) for text in texts]
+    assert [len(i) for i in ids] == [len(s) for s in sets]
+    assert all(list(i) == sorted(set(i)) for i in ids)
+    for a, b in combinations(range(len(texts)), 2):
+        assert (sets[a] == sets[b]) == (ids[a] == ids[b])
+    assert similar_pairs(ids, threshold) == similar_pairs(sets, threshold)
+    assert overlapping_pairs(ids, threshold, n) == overlapping_pairs(sets, threshold, n)
+    half = len(texts) // 2
+    assert similar_to(ids[:half], ids, threshold) == similar_to(sets[:half], sets, threshold)
+    assert list(overlapping_to(ids[:half], ids[half:], threshold)) == list(
+        overlapping_to(sets[:half], sets[half:], threshold)
+    )

@@ -24,7 +24,7 @@ from toon_memory.rules.curation.plans import (
     merged_lists,
     pinned,
 )
-from toon_memory.rules.curation.similarity import DUPLICATE_JACCARD, similar_pairs, term_set
+from toon_memory.rules.curation.similarity import DUPLICATE_JACCARD, id_sets, similar_pairs
 
 MODES = CONSOLIDATE_MODES
 DEFAULT_MIN_QUALITY = 0.3
@@ -87,7 +87,7 @@ def near_duplicate_pairs(
     """
     pairs: list[tuple[Entry, Entry, float]] = []
     for members in by_category(by_preference(_active(entries))).values():
-        sets = [term_set(e.content) for e in members]
+        sets = id_sets(e.content for e in members)
         pairs += [(members[i], members[j], s) for i, j, s in similar_pairs(sets, threshold)]
     return sorted(pairs, key=lambda p: (-p[2], p[0].key, p[1].key))
 

@@ -23,9 +23,9 @@ from toon_memory.rules.curation.consolidate import near_duplicate_pairs, plan_id
 from toon_memory.rules.curation.plans import by_category, last_change
 from toon_memory.rules.curation.similarity import (
     DUPLICATE_JACCARD,
+    id_sets,
     jaccard,
     overlapping_pairs,
-    term_set,
 )
 
 #: Penalty per finding of each kind.
@@ -132,10 +132,11 @@ def stale_claims(entries: Sequence[Entry]) -> list[Finding]:
     """
     found: list[Finding] = []
     for members in by_category(e for e in entries if e.active).values():
-        sets = [term_set(e.content) for e in members]
+        sets = id_sets(e.content for e in members)
         for i, j, _ in overlapping_pairs(sets, CLAIM_OVERLAP, CLAIM_MIN_SHARED):
             a, b = members[i], members[j]
-            if jaccard(sets[i], sets[j]) > DUPLICATE_JACCARD or last_change(a) == last_change(b):
+            alike = jaccard(frozenset(sets[i]), frozenset(sets[j])) > DUPLICATE_JACCARD
+            if alike or last_change(a) == last_change(b):
                 continue
             if not _linked(a, b):
                 found.append(_claim(*((a, b) if last_change(a) < last_change(b) else (b, a))))

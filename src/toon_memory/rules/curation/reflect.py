@@ -17,7 +17,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -25,9 +24,9 @@ from toon_memory.model.entry import Entry, split_link
 from toon_memory.rules.curation.plans import by_preference, last_change
 from toon_memory.rules.curation.similarity import (
     DUPLICATE_JACCARD,
+    id_sets,
     overlapping_to,
     similar_to,
-    term_set,
 )
 from toon_memory.rules.scoring import CONFLICT_OVERLAP, content_terms
 
@@ -131,12 +130,6 @@ def _guarded(entry: Entry) -> bool:
     )
 
 
-@lru_cache(maxsize=65536)
-def _conflict_terms(text: str) -> frozenset[str]:
-    """``scoring.content_terms``, cached: the words ``find_conflicts`` compares."""
-    return frozenset(content_terms(text))
-
-
 def contradictions(entries: Sequence[Entry], limit: int = 50) -> list[tuple[Entry, Entry]]:
     """(entry, warning or critical/high decision it overlaps), as ``find_conflicts`` decides.
 
@@ -146,11 +139,9 @@ def contradictions(entries: Sequence[Entry], limit: int = 50) -> list[tuple[Entr
     """
     active = by_preference(e for e in entries if e.active)
     guards = [e for e in active if _guarded(e)]
-    hits = overlapping_to(
-        [_conflict_terms(e.content) for e in active],
-        [_conflict_terms(g.content) for g in guards],
-        CONFLICT_OVERLAP,
-    )
+    sets = id_sets((e.content for e in active), content_terms)
+    position = {e.id: i for i, e in enumerate(active)}
+    hits = overlapping_to(sets, [sets[position[g.id]] for g in guards], CONFLICT_OVERLAP)
     found: list[tuple[Entry, Entry]] = []
     for entry, near in zip(active, hits, strict=True):
         for index, _ in near:
@@ -202,9 +193,9 @@ def plan_promotion(entries: Sequence[Entry]) -> PromotePlan:
     """Which drafts become full entries, best drafts first."""
     active = [e for e in entries if e.active]
     drafts = by_preference(e for e in active if is_draft(e))
-    sets = [term_set(e.content) for e in active]
-    hits = similar_to([term_set(d.content) for d in drafts], sets, DUPLICATE_JACCARD)
+    sets = id_sets(e.content for e in active)
     position = {e.id: i for i, e in enumerate(active)}
+    hits = similar_to([sets[position[d.id]] for d in drafts], sets, DUPLICATE_JACCARD)
     staying = {i for i, e in enumerate(active) if not is_draft(e)}
     promote: list[Entry] = []
     duplicates: list[tuple[Entry, Entry, float]] = []
