@@ -108,3 +108,15 @@ def test_new_id_is_fresh() -> None:
     taken = {f"{n:08x}" for n in range(50)}
     found = rules.new_id(taken)
     assert len(found) == 8 and found not in taken
+
+
+def test_a_key_with_any_whitespace_or_control_character_is_refused() -> None:
+    """Every character ``str.isspace`` calls whitespace (Unicode's too), every control
+    character and '|' is refused inside a key; other characters are kept."""
+    refused = [c for c in map(chr, range(0x3100)) if c.isspace() or c < " " or c == "|"]
+    assert "\u00a0" in refused and "\u3000" in refused and "\x1c" in refused
+    for ch in refused:
+        with pytest.raises(InputError, match="key"):
+            rules.check_key(f"a{ch}b")
+    for ch in "-_.:/é漢\u200b\u00ad":
+        assert rules.check_key(f"a{ch}b") == f"a{ch}b"

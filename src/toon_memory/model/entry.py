@@ -164,6 +164,8 @@ def _splitter(seps: str) -> re.Pattern[str]:
 
 
 def _as_int(value: Any, name: str) -> int:
+    if type(value) is int:
+        return value
     if value is None or value == "":
         return 0
     try:
@@ -173,6 +175,8 @@ def _as_int(value: Any, name: str) -> int:
 
 
 def _as_float(value: Any, name: str, default: float) -> float:
+    if type(value) is float and value - value == 0.0:  # finite
+        return value
     if value is None or value == "":
         return default
     try:
@@ -221,32 +225,36 @@ def entry_from_row(row: dict[str, Any]) -> Entry:
     """
     values: dict[str, Any] = {}
     extra: dict[str, Any] = {}
+    named = _ATTR_NAMED
     for name, value in row.items():
-        attr = _ATTR_NAMED.get(name, "")
+        attr = named.get(name, "")
         if attr:
             values[attr] = value
         else:
             extra[name] = value
     meta = _as_meta(values.get("meta"))
-    meta.update({k: v for k, v in extra.items() if v not in (None, "")})
+    if extra:
+        meta.update({k: v for k, v in extra.items() if v not in (None, "")})
+    get, known = values.get, _SHARED.get
 
-    def text(attr: str, default: str = "") -> str:
-        value = values.get(attr)
-        return default if value is None else str(value)
+    def text(attr: str) -> str:
+        value = get(attr)
+        return "" if value is None else value if type(value) is str else str(value)
 
     def common(attr: str, default: str = "") -> str:
-        return shared(text(attr, default) or default)
+        value = get(attr)
+        if type(value) is not str:
+            value = "" if value is None else str(value)
+        return (known(value) or shared(value)) if value else default
 
     return Entry(
         id=text("id"), category=common("category"), key=text("key"), content=text("content"),
-        file=common("file"), tags=list(map(shared, split_list(values.get("tags"), ";"))),
-        date=common("date"), ttl=common("ttl"),
-        accessed=_as_int(values.get("accessed"), "accessed"),
-        links=split_list(values.get("links"), " ;"),
-        quality=_as_float(values.get("quality"), "quality", 0.0),
-        confidence=_as_float(values.get("confidence"), "confidence", 1.0),
-        last_accessed=common("last_accessed"),
-        priority=_as_int(values.get("priority"), "priority"),
+        file=common("file"), tags=[known(t) or shared(t) for t in split_list(get("tags"), ";")],
+        date=common("date"), ttl=common("ttl"), accessed=_as_int(get("accessed"), "accessed"),
+        links=split_list(get("links"), " ;"),
+        quality=_as_float(get("quality"), "quality", 0.0),
+        confidence=_as_float(get("confidence"), "confidence", 1.0),
+        last_accessed=common("last_accessed"), priority=_as_int(get("priority"), "priority"),
         path_scope=common("path_scope"), origin=common("origin", "agent"),
         status=common("status", "active"), superseded_on=common("superseded_on"),
         importance=common("importance"), evidence=common("evidence"),

@@ -35,7 +35,8 @@ from toon_memory.model.settings import LIMIT_SETTINGS, Limits
 
 MAX_KEY = Limits().key_chars
 DEFAULT_LIMITS = Limits()
-_KEY_BAD = re.compile(r"[\x00-\x1f|]")
+#: What a key may not hold: a control character, '|' or whitespace (``\s`` is ``str.isspace``).
+_KEY_BAD = re.compile(r"[\x00-\x1f|\s]")
 _WIKI = re.compile(r"\[\[([^\[\]\n]+)\]\]")
 _LINK_KIND = re.compile(r"^[a-z_]+$")
 
@@ -118,7 +119,7 @@ def check_key(key: str, limits: Limits = DEFAULT_LIMITS) -> str:
         raise InputError("key", "must not be empty")
     if len(value) > limits.key_chars:
         raise _over("key", len(value), "characters", limits.key_chars, "key_chars")
-    if _KEY_BAD.search(value) or any(ch.isspace() for ch in value):
+    if _KEY_BAD.search(value):
         raise InputError("key", "must not contain spaces, control characters or '|'")
     return value
 
