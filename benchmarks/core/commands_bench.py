@@ -10,8 +10,8 @@ not this harness's. Prints one row per command: median wall ms and peak RSS MB p
 size, and the ratio of each size's median to the cold ``recall`` at the first size
 (the issue's target: at 100,000 entries a cold command and a hook cost at most 1.5x
 a cold recall at 1,000, in at most 150 MB). ``remember`` and ``forget`` write, so
-every run names its own key; ``path``, ``reflect``, ``consolidate`` (a dry run) and
-``context brief`` read the whole memory; ``export`` writes its own file under the temp root;
+every run names its own key; ``path``, ``reflect``, ``consolidate`` and ``promote``
+(dry runs) and ``context brief`` read the whole memory; ``export`` writes its own file under the temp root;
 ``compact`` (last of a round) folds in what the round wrote and recalled. No network; ``TOON_MEMORY_TODAY`` is fixed.
 """
 
@@ -49,6 +49,7 @@ COMMANDS: dict[str, Args] = {
     "path": lambda root, run: (["path", f"key-{run + 1}", f"key-{run + 2}"], ""),
     "reflect": lambda root, run: (["reflect"], ""),
     "consolidate (dry run)": lambda root, run: (["consolidate"], ""),
+    "promote (dry run)": lambda root, run: (["promote"], ""),
     "context brief": lambda root, run: (["context", "brief"], ""),
     "export": lambda root, run: (["export", str(root / f"export-{run}.json")], ""),
     "compact": lambda root, run: (["compact"], ""),
