@@ -191,7 +191,9 @@ def test_repeated_short_values_are_one_string_and_equal() -> None:
     a, b = (entry_from_row(dict(row)) for row in rows)
     for attr in ("category", "file", "date", "origin", "status"):
         assert getattr(a, attr) is getattr(b, attr)
-    assert a.tags == b.tags == ["db", "cache"] and all(x is y for x, y in zip(a.tags, b.tags))
+    assert a.tags == b.tags == ["db", "cache"] and all(
+        x is y for x, y in zip(a.tags, b.tags, strict=True)
+    )
     assert a.created == b.created == "x" * 80 and a.created is not b.created
     assert (a.origin, a.status) == ("agent", "active")
     assert [a.to_row()[k] for k in ("category", "file", "tags", "date")] == [
