@@ -68,3 +68,46 @@ def test_any_file_imports_or_is_refused_and_the_memory_stays_whole(
     memory.compact()
     decoded = toon_format.decode((project / ".toon-memory/memory/data.toon").read_text())
     assert any(row["key"] == "use-zod" for row in decoded["entries"])
+
+
+_MIXED = st.lists(
+    st.fixed_dictionaries({"key": st.sampled_from(["a", "b", "c key", ""]),
+                           "content": st.sampled_from(["x", "same text", ""])},
+                          optional={"status": st.sampled_from(["active", "superseded", ""]),
+                                    "date": st.sampled_from(["2026-07-01", "", "soon"]),
+                                    "category": st.sampled_from(["bug", "idea"])})
+    | st.integers() | st.text(max_size=3),
+    max_size=8,
+)  # fmt: skip
+
+
+def test_a_file_read_a_row_at_a_time_imports_as_the_same_rows_in_memory(tmp_path: Path) -> None:
+    """An export's JSON is decoded a row at a time; its report and its entries equal those
+    of the same rows handed over as a list (items that are not objects, repeated keys,
+    summaries after the entries, members we do not know)."""
+    count = iter(range(10**6))
+
+    @given(rows=_MIXED, indent=st.sampled_from([None, 2]))
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    def run(rows: list[Any], indent: int | None) -> None:
+        n = next(count)
+        if rows and not any(isinstance(r, dict) for r in rows):
+            rows = [*rows, {"key": "k", "content": "c"}]
+        text = json.dumps({"version": 1, "note": [1], "entries": rows,
+                           "summaries": [{"file": "a.py", "summary": "s"}]}, indent=indent)  # fmt: skip
+        (tmp_path / f"{n}.json").write_text(text, encoding="utf-8")
+        streamed, listed = (Memory(_project(tmp_path / f"{side}{n}")) for side in "sl")
+        got = streamed.import_(tmp_path / f"{n}.json").to_dict()
+        want = listed.import_rows(json.loads(text)["entries"],
+                                  notes=[]).to_dict()  # fmt: skip
+        assert got == want
+        assert [e.to_dict() | {"id": ""} for e in streamed.store.state().entries.values()] == [
+            e.to_dict() | {"id": ""} for e in listed.store.state().entries.values()
+        ]
+
+    run()
+
+
+def _project(root: Path) -> Path:
+    (root / ".git").mkdir(parents=True)
+    return root

@@ -29,7 +29,7 @@ LIMITS = Limits()
 def admitted(row: dict[str, Any], limits: Limits = LIMITS) -> tuple[Entry, list[str]]:
     verdict = admit_row(row, limits)
     assert verdict.entry is not None, verdict.problem
-    return verdict.entry, verdict.repairs
+    return verdict.entry, list(verdict.repairs)
 
 
 def test_a_clean_row_comes_in_unchanged_without_repairs() -> None:

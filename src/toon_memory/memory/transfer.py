@@ -16,20 +16,20 @@ for a big batch one new data.toon), so an import lands whole or not at all.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toon_memory.errors import (
     QUOTE,
-    CorruptFileError,
-    ImportFormatError,
-    InputError,
-    StoreError,
     quote,
+)
+from toon_memory.memory.import_file import (
+    Incoming,
+    incoming_rows,
+    read_import_file,
 )
 from toon_memory.model.checks import check_bool
 from toon_memory.model.clock import today
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
     from toon_memory.store.state import State
     from toon_memory.store.store import Store
 
-DEFAULT_LIMITS = Limits()
 #: ``progress(done, total)``: how many of an import's rows are checked.
 Progress = Callable[[int, int], None]
 
@@ -59,116 +58,6 @@ class ImportReport:
     def to_dict(self) -> dict[str, Any]:
         return {"added": self.added, "skipped": self.skipped, "repaired": self.repaired,
                 "messages": list(self.messages)}  # fmt: skip
-
-
-def read_import_bytes(path: Path, most: int = DEFAULT_LIMITS.import_bytes) -> bytes:
-    """The bytes of a file to import, at most ``most``; InputError naming the file otherwise."""
-    try:
-        if path.is_file() and path.stat().st_size > most:
-            raise ImportFormatError(_too_big(path, most))
-        with path.open("rb") as handle:
-            raw = handle.read(most + 1)
-    except FileNotFoundError:
-        raise InputError("file", f"{path} does not exist") from None
-    except IsADirectoryError:
-        raise InputError("file", f"{path} is a folder, not a file") from None
-    except OSError as exc:
-        raise InputError("file", f"{path} cannot be read ({exc.strerror})") from None
-    if len(raw) > most:
-        raise ImportFormatError(_too_big(path, most))
-    return raw
-
-
-def _too_big(path: Path, most: int) -> str:
-    return f"{path} is over the import limit of {most} bytes (limits.importBytes in config.json)"
-
-
-def read_import_text(path: Path, most: int = DEFAULT_LIMITS.import_bytes) -> str:
-    """The text of a file to import; a clear error when it is missing, too big or not UTF-8."""
-    try:
-        return read_import_bytes(path, most).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ImportFormatError(f"{path}: not UTF-8 text") from None
-
-
-def parse_import_json(text: str, path: Path, depth: int = DEFAULT_LIMITS.import_depth) -> Any:
-    """JSON of a file to import; ``ImportFormatError`` naming file and line when invalid
-    or nested deeper than ``depth``."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ImportFormatError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
-    except RecursionError:
-        data = None
-        deep = True
-    else:
-        from toon_memory.rules.imports import deeper_than  # not on every command's path
-
-        deep = deeper_than(text, depth)
-    if deep:
-        raise ImportFormatError(
-            f"{path}: nested deeper than {depth} levels (limits.importDepth in config.json)"
-        )
-    return data
-
-
-def read_import_file(
-    path: Path, limits: Limits = DEFAULT_LIMITS
-) -> tuple[list[dict[str, Any]], list[Summary], list[str], bool]:
-    """Rows, summaries and reader notes from an export, a JSON list or a .toon file, and
-    whether every text is known to be valid Unicode (JSON without a surrogate escape)."""
-    text = read_import_text(path, limits.import_bytes)
-    if not text.strip():
-        raise ImportFormatError(f"{path} is empty: nothing to import")
-    if text.lstrip()[:1] in ("{", "[") or path.suffix.lower() == ".json":
-        from toon_memory.rules.imports import surrogate_free
-
-        data = parse_import_json(text, path, limits.import_depth)
-        return *_rows_from_json(data, path), surrogate_free(text)
-    from toon_memory.store.codec import decode_document
-
-    try:
-        doc = decode_document(text, path)
-    except CorruptFileError as exc:
-        where = f"{path}:{exc.line}" if exc.line else str(path)
-        raise ImportFormatError(
-            f"{where}: not a file toon-memory imports ({exc.problem}); use an export (JSON), "
-            "a JSON list of entries, or a data.toon"
-        ) from None
-    except StoreError as exc:  # a newer format
-        raise ImportFormatError(str(exc)) from None
-    return [e.to_dict() for e in doc.entries], doc.summaries, list(doc.repairs), False
-
-
-def _rows_from_json(data: Any, path: Path) -> tuple[list[dict[str, Any]], list[Summary], list[str]]:
-    from toon_memory.store.codec import check_version
-
-    try:
-        check_version(data, path)
-    except StoreError as exc:
-        raise ImportFormatError(str(exc)) from None
-    rows = data.get("entries") if isinstance(data, dict) else data
-    if not isinstance(rows, list):
-        raise ImportFormatError(
-            f"{path}: expected a JSON list of entries or an object with 'entries'"
-        )
-    if rows and not any(isinstance(r, dict) for r in rows):
-        raise ImportFormatError(f"{path}: holds no entry objects (each entry is a JSON object)")
-    notes = [
-        f"entry {n}: not an object, skipped"
-        for n, r in enumerate(rows, 1)
-        if not isinstance(r, dict)
-    ]
-    summaries: list[Summary] = []
-    if isinstance(data, dict):
-        for item in data.get("summaries") or []:
-            if isinstance(item, dict) and item.get("file"):
-                summaries.append(
-                    Summary(
-                        str(item["file"]), str(item.get("summary", "")), str(item.get("date", ""))
-                    )
-                )
-    return [r for r in rows if isinstance(r, dict)], summaries, notes
 
 
 def _is_skip(note: str) -> bool:
@@ -209,17 +98,16 @@ def category_notice(unknown: Counter[str]) -> str:
             "meta.category")  # fmt: skip
 
 
-def _label(row: dict[str, Any], number: int) -> str:
+def _label(key: str, number: int) -> str:
     """``entry N (key)`` as the report names a row (the key left out when it holds a secret)."""
     from toon_memory.rules.secrets import scan_text
 
-    key = str(row.get("key", "?"))
     shown = quote(key[:QUOTE])[1:-1] + ("..." if len(key) > QUOTE else "")
     return f"entry {number}" + ("" if scan_text(key) else f" ({shown})")
 
 
 def _admit(
-    verdict: Verdict, row: dict[str, Any], number: int, stored: _Stored, seen: set[str],
+    verdict: Verdict, key: str, number: int, stored: _Stored, seen: set[str],
     report: ImportReport, unknown: Counter[str],
 ) -> Entry | None:  # fmt: skip
     """The checked row's entry when it comes in (a fresh id when its own is unusable),
@@ -227,18 +115,18 @@ def _admit(
     entry = verdict.entry
     if entry is None:
         report.skipped += 1
-        report.messages.append(f"{_label(row, number)}: skipped: {verdict.problem}")
+        report.messages.append(f"{_label(key, number)}: skipped: {verdict.problem}")
         return None
     if stored.holds(entry, seen):
         report.skipped += 1
-        report.messages.append(f"{_label(row, number)}: skipped: already in memory")
+        report.messages.append(f"{_label(key, number)}: skipped: already in memory")
         return None
     if verdict.foreign:
         unknown[verdict.foreign] += 1
     if verdict.repairs or verdict.foreign:
         report.repaired += 1
     if verdict.repairs:
-        report.messages.append(f"{_label(row, number)}: " + "; ".join(verdict.repairs))
+        report.messages.append(f"{_label(key, number)}: " + "; ".join(verdict.repairs))
     if not is_valid_id(entry.id) or entry.id in stored.state.entries:
         entry.id = new_id(stored.state.entries)
     if entry.active:
@@ -246,35 +134,38 @@ def _admit(
     return entry
 
 
-def _start_report(
-    rows: list[dict[str, Any]], notes: list[str]
-) -> tuple[list[dict[str, Any]], ImportReport]:
-    """The rows that are objects, and a report counting the reader's notes (skips, repairs)."""
-    notes = list(notes)
-    notes += [f"entry {n}: not an object, skipped" for n, r in enumerate(rows, 1)
-              if not isinstance(r, dict)]  # fmt: skip
+def _start_report(incoming: Incoming) -> ImportReport:
+    """A report counting the reader's notes and the items that are not objects."""
+    notes = list(incoming.notes)
+    notes += [f"entry {n}: not an object, skipped" for n in incoming.survey.not_objects]
     report = ImportReport(messages=list(notes))
     skipped = sum(1 for note in notes if _is_skip(note))
     report.skipped += skipped
     report.repaired += len(notes) - skipped
-    return [r for r in rows if isinstance(r, dict)], report
+    return report
 
 
-def _supersede_repeated_keys(rows: list[dict[str, Any]], report: ImportReport) -> None:
-    """A key repeated inside one import file: the last row wins, earlier ones become history."""
-    last: dict[str, int] = {}
-    for number, row in enumerate(rows):
-        if str(row.get("status") or "active") == "active" and row.get("key"):
-            last[str(row["key"])] = number
-    for number, row in enumerate(rows):
+def _objects(incoming: Incoming, report: ImportReport, keys: list[str]) -> Iterator[dict[str, Any]]:
+    """The rows that are objects, in order, each key appended to ``keys`` (the report's
+    label). A key repeated inside one import file: the last row wins, earlier ones become
+    history (superseded on the last one's date)."""
+    last, dates = incoming.survey.last, incoming.survey.dates
+    number = 0
+    for row in incoming.items():
+        if not isinstance(row, dict):
+            continue
         key = str(row.get("key") or "")
-        if key in last and last[key] != number and str(row.get("status") or "active") == "active":
+        found = last.get(key)
+        if found is not None and found != number and str(row.get("status") or "active") == "active":
             row["status"] = "superseded"
-            row["supersededOn"] = str(rows[last[key]].get("date") or today().isoformat())
+            row["supersededOn"] = str(dates[key] or today().isoformat())
             report.repaired += 1
             report.messages.append(
                 f"entry {number + 1} ({key}): key repeated later in the file; kept as history"
             )
+        keys.append(str(row.get("key", "?")))
+        number += 1
+        yield row
 
 
 def _past_horizon(state: State, admitted: list[Entry], keep: int, report: ImportReport) -> set[str]:
@@ -320,8 +211,7 @@ class Transfer:
         """Bring entries in from a file; duplicates by key are skipped and reported, and so
         are rows holding a credential unless ``allow_secrets``. ``progress(done, total)``
         hears how many rows are checked (a plain callback: the caller draws any bar)."""
-        rows, summaries, notes, plain = read_import_file(Path(path), self.limits())
-        return self._import(rows, summaries, notes, allow_secrets, progress, plain)
+        return self._import(read_import_file(Path(path), self.limits()), allow_secrets, progress)
 
     def import_rows(
         self,
@@ -332,33 +222,34 @@ class Transfer:
         progress: Progress | None = None,
     ) -> ImportReport:
         """Bring in entry objects (export or file-column names); the same rules as ``import_``."""
-        return self._import(rows, summaries, notes, allow_secrets, progress, False)
+        return self._import(incoming_rows(rows, list(summaries or []), list(notes or [])),
+                            allow_secrets, progress)  # fmt: skip
 
     def _import(
-        self, rows: list[dict[str, Any]], summaries: list[Summary] | None,
-        notes: list[str] | None, allow_secrets: bool, progress: Progress | None, plain: bool,
-    ) -> ImportReport:  # fmt: skip
-        """Rows are checked before the lock is taken (the checks are pure; ``plain``: every
-        text is valid Unicode already); duplicates, ids and history are settled on the
-        locked state, and the batch is written at once (``store.bulk``: a big one as a new
-        data.toon)."""
+        self, incoming: Incoming, allow_secrets: bool, progress: Progress | None
+    ) -> ImportReport:
+        """Rows are checked before the lock is taken, a row at a time (the checks are pure;
+        ``incoming.plain``: every text is valid Unicode already); duplicates, ids and history
+        are settled on the locked state, and the batch is written at once (``store.bulk``:
+        a big one as a new data.toon)."""
         from toon_memory.rules.imports import check_rows  # not on every command's path
         from toon_memory.rules.secrets import ALLOW_FIELD
         from toon_memory.store.bulk import Batch, write_batch
 
-        rows, report = _start_report(rows, notes or [])
-        summaries = list(summaries or [])
-        _supersede_repeated_keys(rows, report)
+        report, keys = _start_report(incoming), list[str]()
+        summaries = incoming.summaries
         allow = check_bool(allow_secrets, ALLOW_FIELD)
         config = load_config(self.store.paths.config)
-        verdicts = check_rows(rows, config.limits, allow, progress, plain)
+        verdicts = check_rows(_objects(incoming, report, keys), config.limits, allow,
+                              progress, incoming.plain, incoming.survey.objects)  # fmt: skip
+        del incoming  # (its text: an export's whole JSON, not needed for the write)
 
         def plan(state: State) -> tuple[Batch, ImportReport]:
             stored, seen, unknown = _Stored(state), set[str](), Counter[str]()
             admitted: list[Entry] = []
             taken = set(state.entries)
-            for number, (verdict, row) in enumerate(zip(verdicts, rows, strict=True), start=1):
-                entry = _admit(verdict, row, number, stored, seen, report, unknown)
+            for number, (verdict, key) in enumerate(zip(verdicts, keys, strict=True), start=1):
+                entry = _admit(verdict, key, number, stored, seen, report, unknown)
                 if entry is not None:
                     while entry.id in taken:
                         entry.id = new_id(taken)

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
@@ -45,13 +45,14 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_PRIORITY = 5
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Verdict:
-    """An admitted entry (or None and ``problem``) and the repairs made to it."""
+    """An admitted entry (or None and ``problem``) and the repairs made to it (an import
+    keeps one per row until its write: slots, and no list when nothing was repaired)."""
 
     entry: Entry | None
     problem: str = ""
-    repairs: list[str] = field(default_factory=list)
+    repairs: tuple[str, ...] = ()
     #: A category toon-memory does not have (kept as a tag and in meta; reported once per import).
     foreign: str = ""
 
@@ -279,7 +280,7 @@ def admit_row(
     _repair_enums(entry, repairs)
     _repair_numbers(entry, repairs)
     _repair_dates(entry, repairs, clock)
-    return Verdict(entry, "", repairs, foreign)
+    return Verdict(entry, "", tuple(repairs), foreign)
 
 
 def secret_problem(entry: Entry) -> str:
@@ -326,15 +327,16 @@ PROGRESS_EVERY = 1000
 
 
 def check_rows(
-    rows: list[dict[str, Any]], limits: Limits, allow_secrets: bool,
+    rows: Iterable[dict[str, Any]], limits: Limits, allow_secrets: bool,
     progress: Callable[[int, int], None] | None = None, plain: bool = False,
+    total: int = 0,
 ) -> list[Verdict]:  # fmt: skip
-    """``admit_row`` for each row with one clock reading, a row holding a credential refused
-    (``secret_problem``) unless ``allow_secrets``; ``progress(done, total)`` every
-    ``PROGRESS_EVERY`` rows and at the end (``plain``: as ``admit_row``'s, for all rows)."""
+    """``admit_row`` for each row (read one at a time) with one clock reading, a row holding
+    a credential refused (``secret_problem``) unless ``allow_secrets``; ``progress(done,
+    total)`` every ``PROGRESS_EVERY`` rows and at the end, ``total`` being how many rows
+    come (``plain``: as ``admit_row``'s, for all rows)."""
     clock = import_clock()
     verdicts: list[Verdict] = []
-    total = len(rows)
     for number, row in enumerate(rows, start=1):
         verdict = admit_row(row, limits, clock, plain)
         secret = "" if verdict.entry is None or allow_secrets else secret_problem(verdict.entry)

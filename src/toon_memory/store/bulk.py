@@ -4,7 +4,7 @@ Invariant: ``write_batch`` runs its plan on the fresh state under the store's
 lock, like ``Store.mutate``, and is durable when it returns. A batch of at least
 ``WHOLE_MIN_PUTS`` entries that is at least a quarter of the memory becomes a
 new ``data.toon`` (every entry, the journal and the access log folded in; the
-same file a compaction writes), replaced whole
+same file a compaction writes, encoded a chunk at a time when plain), replaced whole
 by one atomic rename, so a process killed at any point leaves the memory as it
 was before the batch or with all of it, never part. A smaller batch is
 journaled by ``Store.mutate`` as any write. The derived files (cache, on-disk
@@ -15,14 +15,17 @@ told about the batch).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from toon_memory.model.entry import Entry, Summary
 from toon_memory.store import journal, keys
-from toon_memory.store.codec import encode_document
-from toon_memory.system.atomic import write_atomic
+from toon_memory.store.codec import FORMAT_VERSION, encode_document
+from toon_memory.store.compaction_stream import CHUNK
+from toon_memory.store.toon_table import Unproven, encode_streamed
+from toon_memory.system.atomic import write_atomic, write_atomic_chunks
 
 if TYPE_CHECKING:
     from toon_memory.store.state import State
@@ -76,11 +79,24 @@ def _write_whole(store: Store, state: State, batch: Batch) -> None:
     entries += [entry for entry in batch.puts if entry.id not in replaced]
     summaries = dict(state.summaries)
     summaries.update((s.file, s) for s in batch.summaries)
-    text = encode_document(entries, list(summaries.values()))
-    write_atomic(store.paths.data, keys.seal_bytes(text.encode(), store.key()))
+    _write_data(store, entries, list(summaries.values()))
     # data.toon holds everything now (accesses included): a crash before these unlinks
     # replays journal lines that are already in it (replay is idempotent).
     for path in (store.paths.journal, store.paths.access_log):
         path.unlink(missing_ok=True)
     # The loaded state (and its engine) no longer describes the files: read them again.
     store.release()
+
+
+def _write_data(store: Store, entries: list[Entry], summaries: list[Summary]) -> None:
+    """data.toon replaced by ``encode_document``'s text of ``entries``: a plain memory's
+    encoded and written ``CHUNK`` entries at a time (the same bytes, never the whole text
+    in memory), an encrypted one's sealed whole; a chunk whose text the streamed encoder
+    cannot prove alike leaves data.toon as it was and the text is encoded whole."""
+    key = store.key()
+    if key is None:
+        texts = encode_streamed(len(entries), entries, summaries, CHUNK, FORMAT_VERSION)
+        with contextlib.suppress(Unproven):
+            return write_atomic_chunks(store.paths.data, (text.encode() for text in texts))
+    text = encode_document(entries, summaries)
+    write_atomic(store.paths.data, keys.seal_bytes(text.encode(), key))

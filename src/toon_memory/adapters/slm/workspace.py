@@ -65,7 +65,7 @@ class Rows:
 
 
 def load_json(path: Path) -> Any:
-    from toon_memory.memory.transfer import parse_import_json, read_import_text
+    from toon_memory.memory.import_file import parse_import_json, read_import_text
 
     return parse_import_json(read_import_text(path), path)
 
