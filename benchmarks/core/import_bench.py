@@ -35,23 +35,27 @@ BASE = 10_000
 
 
 def export_file(path: Path, n: int, seed: int = 1) -> None:
-    """A JSON export of ``n`` synthetic entries (keys ``imp-<i>``; 1 in 200 repeats a key)."""
+    """A JSON export of ``n`` synthetic entries (keys ``imp-<i>``; 1 in 200 repeats a key),
+    written a row at a time (the bytes of ``json.dumps`` of the whole): this harness stays
+    small, and a child's peak RSS can count pages of the parent it was forked from."""
     from toon_memory.model.entry import CATEGORIES
 
     rng = random.Random(seed)
     vocab = _vocabulary(rng)
     weights = [1 / (rank + 1) for rank in range(len(vocab))]
-    rows = []
-    for i in range(n):
-        key = f"imp-{i - 1 if i and i % 200 == 0 else i}"
-        links = [f"imp-{rng.randrange(n)}"] if i and rng.random() < 0.3 else []
-        rows.append({
-            "id": f"{i:08x}", "category": CATEGORIES[i % 5], "key": key,
-            "content": " ".join(rng.choices(vocab, weights, k=rng.randint(8, 30))),
-            "tags": rng.sample(WORDS, 2), "links": links, "date": "2026-07-01",
-            "created": "2026-07-01T00:00:00Z", "updated": "2026-07-01T00:00:00Z",
-        })  # fmt: skip
-    path.write_text(json.dumps({"version": 1, "entries": rows, "summaries": []}))
+    with path.open("w", encoding="utf-8") as out:
+        out.write('{"version": 1, "entries": [')
+        for i in range(n):
+            key = f"imp-{i - 1 if i and i % 200 == 0 else i}"
+            links = [f"imp-{rng.randrange(n)}"] if i and rng.random() < 0.3 else []
+            row = {
+                "id": f"{i:08x}", "category": CATEGORIES[i % 5], "key": key,
+                "content": " ".join(rng.choices(vocab, weights, k=rng.randint(8, 30))),
+                "tags": rng.sample(WORDS, 2), "links": links, "date": "2026-07-01",
+                "created": "2026-07-01T00:00:00Z", "updated": "2026-07-01T00:00:00Z",
+            }  # fmt: skip
+            out.write((", " if i else "") + json.dumps(row))
+        out.write('], "summaries": []}')
 
 
 #: The ``src`` folder measured now ("" = the installed package), set per row by ``main``.

@@ -14,12 +14,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import toon_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toon_memory import Memory
-from toon_memory.errors import ToonMemoryError
+from toon_memory.errors import ImportFormatError, ToonMemoryError
 
 _VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats() | st.text(max_size=20)
@@ -87,15 +88,20 @@ def test_a_file_read_a_row_at_a_time_imports_as_the_same_rows_in_memory(tmp_path
     summaries after the entries, members we do not know)."""
     count = iter(range(10**6))
 
-    @given(rows=_MIXED, indent=st.sampled_from([None, 2]))
-    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-    def run(rows: list[Any], indent: int | None) -> None:
+    @given(rows=_MIXED, indent=st.sampled_from([None, 2]), ascii_only=st.booleans(),
+           bom=st.sampled_from(["", "\ufeff"]))  # fmt: skip
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    def run(rows: list[Any], indent: int | None, ascii_only: bool, bom: str) -> None:
+        """(An ASCII file is read back from disk a span at a time, with or without a byte
+        order mark; any other from its text kept in memory.)"""
         n = next(count)
         if rows and not any(isinstance(r, dict) for r in rows):
             rows = [*rows, {"key": "k", "content": "c"}]
+        rows = [*rows, {"key": "naïve-ключ", "content": "café 数据"}]
         text = json.dumps({"version": 1, "note": [1], "entries": rows,
-                           "summaries": [{"file": "a.py", "summary": "s"}]}, indent=indent)  # fmt: skip
-        (tmp_path / f"{n}.json").write_text(text, encoding="utf-8")
+                           "summaries": [{"file": "a.py", "summary": "s"}]},
+                          indent=indent, ensure_ascii=ascii_only)  # fmt: skip
+        (tmp_path / f"{n}.json").write_text(bom + text, encoding="utf-8")
         streamed, listed = (Memory(_project(tmp_path / f"{side}{n}")) for side in "sl")
         got = streamed.import_(tmp_path / f"{n}.json").to_dict()
         want = listed.import_rows(json.loads(text)["entries"],
@@ -111,3 +117,26 @@ def test_a_file_read_a_row_at_a_time_imports_as_the_same_rows_in_memory(tmp_path
 def _project(root: Path) -> Path:
     (root / ".git").mkdir(parents=True)
     return root
+
+
+def test_a_file_changed_while_it_is_imported_is_refused_whole(
+    project: Path, tmp_path: Path
+) -> None:
+    """The rows are read twice (a survey, then the checks, a span at a time from the file):
+    a file rewritten between the two is refused with a clear error and nothing comes in."""
+    memory = Memory(project)
+    memory.remember("decision", "use-zod", "Validate input with zod.")
+    rows = [{"key": f"k-{i}", "content": f"row {i}"} for i in range(1500)]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps({"version": 1, "entries": rows}), encoding="utf-8")
+    calls: list[int] = []
+
+    def progress(done: int, _total: int) -> None:
+        calls.append(done)
+        if len(calls) == 1:  # the first 1,000 rows are checked: the rest is read after this
+            path.write_text(json.dumps({"version": 1, "entries": rows[::-1]}), encoding="utf-8")
+
+    with pytest.raises(ImportFormatError, match="changed while it was imported"):
+        memory.import_(path, progress=progress)
+    assert calls == [1000]
+    assert [e.key for e in Memory(project).store.state().entries.values()] == ["use-zod"]

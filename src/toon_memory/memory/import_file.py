@@ -11,15 +11,19 @@ of a newer format, not UTF-8 or not a memory at all is refused whole
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toon_memory.errors import CorruptFileError, ImportFormatError, InputError, StoreError
 from toon_memory.model.entry import Summary
 from toon_memory.model.settings import Limits
 from toon_memory.rules.remember import DEFAULT_LIMITS
+
+if TYPE_CHECKING:
+    from toon_memory.rules.import_json import Entries
 
 
 def read_import_bytes(path: Path, most: int = DEFAULT_LIMITS.import_bytes) -> bytes:
@@ -157,7 +161,8 @@ def _json_incoming(text: str, path: Path, depth: int) -> Incoming:
         pass
     else:
         _check_version(found.head, path)
-        return Incoming(found.items, survey, _json_summaries(found.head, survey, path), [], plain)
+        summaries = _json_summaries(found.head, survey, path)
+        return Incoming(_reread(path, found), survey, summaries, [], plain)
     data = parse_import_json(text, path, depth)
     _check_version(data, path)
     rows = data.get("entries") if isinstance(data, dict) else data
@@ -168,6 +173,47 @@ def _json_incoming(text: str, path: Path, depth: int) -> Incoming:
     found_rows = incoming_rows(rows, [], [], plain)
     found_rows.summaries = _json_summaries(data, found_rows.survey, path)
     return found_rows
+
+
+def _reread(path: Path, found: Entries) -> Callable[[], Iterable[Any]]:
+    """The scanned entries again: read back from the file a span at a time when its text is
+    ASCII (a character is a byte; the text is let go), each span checked against its CRC
+    taken now; else from the text kept in memory."""
+    text, spans = found.text, found.spans
+    offset = _size(path) - len(text)  # 3: a byte order mark ``read_import_text`` dropped
+    if not text.isascii() or offset not in (0, 3):
+        return found.items
+    sums = [zlib.crc32(text[start:end].encode("ascii")) for start, end in spans]
+    return lambda: _spans_of(path, offset, spans, sums)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return -1
+
+
+def _spans_of(
+    path: Path, offset: int, spans: tuple[tuple[int, int], ...], sums: list[int]
+) -> Iterator[Any]:
+    """The items of each span read back from ``path``; ``ImportFormatError`` (before any
+    write: rows are checked before the lock) when a span is not what was scanned."""
+    from toon_memory.rules.import_json import chunk_items
+
+    changed = ImportFormatError(f"{path} changed while it was imported; nothing was imported")
+    try:
+        with path.open("rb") as handle:
+            for (start, end), crc in zip(spans, sums, strict=True):
+                handle.seek(offset + start)
+                data = handle.read(end - start)
+                if zlib.crc32(data) != crc:
+                    raise changed
+                yield from chunk_items(data.decode("ascii"))
+    except OSError as exc:
+        raise ImportFormatError(
+            f"{path} cannot be read again ({exc.strerror}); nothing was imported"
+        ) from None
 
 
 def _check_version(data: Any, path: Path) -> None:

@@ -22,15 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toon_memory.errors import (
-    QUOTE,
-    quote,
-)
-from toon_memory.memory.import_file import (
-    Incoming,
-    incoming_rows,
-    read_import_file,
-)
+from toon_memory.errors import QUOTE, quote
 from toon_memory.model.checks import check_bool
 from toon_memory.model.clock import today
 from toon_memory.model.entry import Entry, Summary, is_valid_id
@@ -39,6 +31,7 @@ from toon_memory.rules.remember import new_id, versions_to_drop
 from toon_memory.store.config import load_config
 
 if TYPE_CHECKING:
+    from toon_memory.memory.import_file import Incoming
     from toon_memory.rules.imports import Verdict
     from toon_memory.store.bulk import Batch
     from toon_memory.store.state import State
@@ -211,6 +204,8 @@ class Transfer:
         """Bring entries in from a file; duplicates by key are skipped and reported, and so
         are rows holding a credential unless ``allow_secrets``. ``progress(done, total)``
         hears how many rows are checked (a plain callback: the caller draws any bar)."""
+        from toon_memory.memory.import_file import read_import_file
+
         return self._import(read_import_file(Path(path), self.limits()), allow_secrets, progress)
 
     def import_rows(
@@ -222,6 +217,8 @@ class Transfer:
         progress: Progress | None = None,
     ) -> ImportReport:
         """Bring in entry objects (export or file-column names); the same rules as ``import_``."""
+        from toon_memory.memory.import_file import incoming_rows
+
         return self._import(incoming_rows(rows, list(summaries or []), list(notes or [])),
                             allow_secrets, progress)  # fmt: skip
 
