@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 
 from hypothesis import given, settings
@@ -119,3 +120,13 @@ def test_id_sets_find_what_term_sets_find(texts: list[str], threshold: float, n:
     assert list(overlapping_to(ids[:half], ids[half:], threshold)) == list(
         overlapping_to(sets[:half], sets[half:], threshold)
     )
+    # queries picked from the sets keep their numbering: read as they are, the same answers
+    odd = [n for n in range(len(texts)) if n % 2]
+    picked, chosen = ids.pick(odd), [sets[n] for n in odd]
+    assert similar_to(picked, ids, threshold) == similar_to(chosen, sets, threshold)
+    assert list(overlapping_to(ids, picked, threshold)) == list(
+        overlapping_to(sets, chosen, threshold)
+    )
+    # ranks: rarer terms first (the order that keeps the prefixes short)
+    counts = Counter(t for i in ids for t in i)
+    assert all(counts[a] <= counts[b] for a in counts for b in counts if a < b)

@@ -141,7 +141,7 @@ def contradictions(entries: Sequence[Entry], limit: int = 50) -> list[tuple[Entr
     guards = [e for e in active if _guarded(e)]
     sets = id_sets((e.content for e in active), content_terms)
     position = {e.id: i for i, e in enumerate(active)}
-    hits = overlapping_to(sets, [sets[position[g.id]] for g in guards], CONFLICT_OVERLAP)
+    hits = overlapping_to(sets, sets.pick(position[g.id] for g in guards), CONFLICT_OVERLAP)
     found: list[tuple[Entry, Entry]] = []
     for entry, near in zip(active, hits, strict=True):
         for index, _ in near:
@@ -195,7 +195,7 @@ def plan_promotion(entries: Sequence[Entry]) -> PromotePlan:
     drafts = by_preference(e for e in active if is_draft(e))
     sets = id_sets(e.content for e in active)
     position = {e.id: i for i, e in enumerate(active)}
-    hits = similar_to([sets[position[d.id]] for d in drafts], sets, DUPLICATE_JACCARD)
+    hits = similar_to(sets.pick(position[d.id] for d in drafts), sets, DUPLICATE_JACCARD)
     staying = {i for i, e in enumerate(active) if not is_draft(e)}
     promote: list[Entry] = []
     duplicates: list[tuple[Entry, Entry, float]] = []

@@ -14,6 +14,7 @@ Pure.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
@@ -36,16 +37,36 @@ def term_set(text: str) -> frozenset[str]:
     return frozenset(document_terms(text))
 
 
+class RankedSets(list[tuple[int, ...]]):
+    """``id_sets``' answer: each text's word set as a sorted tuple of term ranks (rarest
+    term first over all the texts), which the pair finders read as they are; ``pick``
+    keeps the numbering for some of them (queries compared with the sets they are of)."""
+
+    def __init__(self, sets: Iterable[tuple[int, ...]], numbering: object) -> None:
+        super().__init__(sets)
+        self.numbering = numbering
+
+    def pick(self, positions: Iterable[int]) -> RankedSets:
+        return RankedSets((self[i] for i in positions), self.numbering)
+
+
 def id_sets(
     texts: Iterable[str], terms: Callable[[str], Iterable[str]] = document_terms
-) -> list[tuple[int, ...]]:
-    """The word set of each text (``terms`` of it, distinct) as a sorted tuple of term ids,
-    numbered as first seen: 100,000 texts in a tenth of their frozensets' memory, read
-    by the pair finders with the same sizes and overlaps (one numbering per call, so
-    sets to compare are made together)."""
+) -> RankedSets:
+    """The word set of each text (``terms`` of it, distinct) as a sorted tuple of term ranks
+    (rarest first, ties by first seen): 100,000 texts in a tenth of their frozensets'
+    memory, read by the pair finders with the same sizes and overlaps and without a
+    second ranking (one numbering per call, so sets to compare are made together)."""
     ids: dict[str, int] = {}
     number = ids.setdefault
-    return [tuple(sorted({number(t, len(ids)) for t in terms(text)})) for text in texts]
+    found = [tuple({number(t, len(ids)) for t in terms(text)}) for text in texts]
+    freq = Counter(itertools.chain.from_iterable(found))
+    rank = [0] * len(ids)
+    for n, term in enumerate(sorted(range(len(ids)), key=freq.__getitem__)):
+        rank[term] = n
+    for n, held in enumerate(found):
+        found[n] = tuple(sorted(map(rank.__getitem__, held)))
+    return RankedSets(found, object())
 
 
 def jaccard(a: frozenset[T], b: frozenset[T]) -> float:
@@ -73,12 +94,18 @@ def _up(value: float) -> int:
     return max(math.ceil(value - _EPS), 0)
 
 
-def _ranked(sets: Sequence[Terms]) -> list[list[int]]:
-    """Each set as term ranks, rarest term first (ties by first seen: any fixed order
-    of the terms finds the same pairs)."""
-    freq = Counter(term for terms in sets for term in terms)
+def _ranked(sets: Sequence[Terms], queries: Sequence[Terms] = ()) -> list[Sequence[int]]:
+    """The sets, then the queries, as sorted term ranks, rarest term first (ties by first
+    seen: any fixed order of the terms finds the same pairs); ``RankedSets`` of one
+    numbering are so already."""
+    if isinstance(sets, RankedSets) and (
+        not queries or (isinstance(queries, RankedSets) and queries.numbering is sets.numbering)
+    ):
+        return [*sets, *queries]
+    every = [*sets, *queries]
+    freq = Counter(term for terms in every for term in terms)
     rank = {term: n for n, term in enumerate(sorted(freq, key=freq.__getitem__))}
-    return [sorted(rank[t] for t in terms) for terms in sets]
+    return [sorted(rank[t] for t in terms) for terms in every]
 
 
 def _by_size(sets: Sequence[Terms]) -> list[int]:
@@ -171,7 +198,7 @@ def similar_to(
     Any pair above t shares at least ceil(t * max size) terms, so the first
     |s| - ceil(t|s|) + 1 terms of each side meet: only those are compared.
     """
-    ranked = _ranked([*sets, *queries])
+    ranked = _ranked(sets, queries)
     index: dict[int, list[int]] = {}
     for j, terms in enumerate(ranked[: len(sets)]):
         for term in terms[: len(terms) - _up(threshold * len(terms)) + 1]:
@@ -199,7 +226,7 @@ def overlapping_to(
     a query's prefix is looked up among whole sets, its whole set among
     the sets' prefixes.
     """
-    ranked = _ranked([*sets, *queries])
+    ranked = _ranked(sets, queries)
     whole: dict[int, list[int]] = {}
     head: dict[int, list[int]] = {}
     for j, terms in enumerate(ranked[: len(sets)]):
