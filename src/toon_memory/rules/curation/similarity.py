@@ -108,6 +108,27 @@ def _ranked(sets: Sequence[Terms], queries: Sequence[Terms] = ()) -> list[Sequen
     return [sorted(rank[t] for t in terms) for terms in every]
 
 
+class _Postings:
+    """term -> the (set, terms after it in that set) pairs indexed so far, kept as two
+    lists of ints per term (a pair a tuple would take four times the memory)."""
+
+    def __init__(self) -> None:
+        self._sets: dict[int, list[int]] = {}
+        self._rests: dict[int, list[int]] = {}
+
+    def add(self, term: int, at: int, rest: int) -> None:
+        found = self._sets.get(term)
+        if found is None:
+            self._sets[term], self._rests[term] = [at], [rest]
+        else:
+            found.append(at)
+            self._rests[term].append(rest)
+
+    def get(self, term: int) -> Iterator[tuple[int, int]]:
+        found = self._sets.get(term)
+        return zip(found, self._rests[term], strict=True) if found else iter(())
+
+
 def _by_size(sets: Sequence[Terms]) -> list[int]:
     return sorted((i for i, s in enumerate(sets) if s), key=lambda i: (len(sets[i]), i))
 
@@ -125,7 +146,7 @@ def similar_pairs(
     t, share = threshold, threshold / (1 + threshold)
     ranked = _ranked(sets)
     size = [len(r) for r in ranked]
-    index: dict[int, list[tuple[int, int]]] = {}  # term -> (set, terms after it in that set)
+    index = _Postings()
     pairs: list[tuple[int, int, float]] = []
     for i in _by_size(sets):
         x, nx = ranked[i], size[i]
@@ -134,7 +155,7 @@ def similar_pairs(
         smallest = t * nx - _EPS
         for px in range(min(nx - _up(t * nx) + 1, nx)):
             rest_x = nx - px - 1
-            for j, rest_y in index.get(x[px], ()):
+            for j, rest_y in index.get(x[px]):
                 seen = counts.get(j, 0)
                 if seen < 0 or size[j] < smallest:
                     continue
@@ -148,7 +169,7 @@ def similar_pairs(
             if score > t:
                 pairs.append((min(i, j), max(i, j), score))
         for px in range(min(nx - _up(2 * share * nx) + 1, nx)):
-            index.setdefault(x[px], []).append((i, nx - px - 1))
+            index.add(x[px], i, nx - px - 1)
     return sorted(pairs)
 
 
@@ -164,7 +185,7 @@ def overlapping_pairs(
     ranked = _ranked(sets)
     size = [len(r) for r in ranked]
     need = [max(_up(threshold * n), min_shared, 1) for n in size]
-    index: dict[int, list[tuple[int, int]]] = {}  # term -> (set, terms after it in that set)
+    index = _Postings()
     pairs: list[tuple[int, int, float]] = []
     for i in _by_size(sets):
         x, nx = ranked[i], size[i]
@@ -174,7 +195,7 @@ def overlapping_pairs(
         held = set(x)
         for px, term in enumerate(x):
             rest_x = nx - px - 1
-            for j, rest_y in index.get(term, ()):
+            for j, rest_y in index.get(term):
                 seen = counts.get(j, 0)
                 if seen >= 0:
                     bound = seen + 1 + (rest_x if rest_x < rest_y else rest_y)
@@ -184,7 +205,7 @@ def overlapping_pairs(
             if shared >= need[j]:
                 pairs.append((min(i, j), max(i, j), shared / min(nx, size[j])))
         for px in range(min(nx - need[i] + 1, nx)):
-            index.setdefault(x[px], []).append((i, nx - px - 1))
+            index.add(x[px], i, nx - px - 1)
     return sorted(pairs)
 
 
