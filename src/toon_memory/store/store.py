@@ -30,20 +30,19 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from toon_memory.errors import StoreError, ToonMemoryError
+from toon_memory.errors import ToonMemoryError
 from toon_memory.model.clock import today
-from toon_memory.model.entry import Entry, EntryMap
+from toon_memory.model.entry import EntryMap
 from toon_memory.store import journal, keys
 from toon_memory.store.cache import Position, cache_version, file_id, load_cache, save_cache
-from toon_memory.store.codec import Document, decode_document, encode_document
 from toon_memory.store.compaction import Compaction, inode_size
 from toon_memory.store.crypto import Key
 from toon_memory.store.damage import Damage
 from toon_memory.store.data_rows import read_data
 from toon_memory.store.paths import MemoryPaths
+from toon_memory.store.snapshot import Snapshots
 from toon_memory.store.state import Derived, Lookup, State, StateNeeded
 from toon_memory.system.atomic import write_atomic
 from toon_memory.system.lock import FileLock
@@ -63,7 +62,7 @@ GITIGNORE = (
 )
 
 
-class Store(Compaction, Damage):
+class Store(Compaction, Damage, Snapshots):
     """The files of one memory folder, read and written safely (compaction: ``Compaction``)."""
 
     def __init__(
@@ -209,48 +208,6 @@ class Store(Compaction, Damage):
                 break
         if engine:  # a bare read (for an index) leaves the cache to a full one
             self.save_cache()
-
-    def _read_document(self, path: Path) -> Document:
-        try:
-            text = keys.read_bytes(path, self._key).decode("utf-8")
-        except FileNotFoundError:
-            return Document()
-        except UnicodeDecodeError as exc:
-            from toon_memory.errors import CorruptFileError
-
-            line = path.read_bytes()[: exc.start].count(b"\n") + 1
-            raise CorruptFileError(path, line, "not UTF-8 text") from None
-        return decode_document(text, path)
-
-    def _migrate(self, doc: Document) -> None:
-        """Replace a TypeScript-format data.toon by ours, keeping the original as a backup."""
-        from toon_memory.store.copies import keep_copy
-
-        assert self._state is not None
-        try:
-            with self.lock:
-                kept = keep_copy(self.paths, self.paths.data, "ts-original")
-                self._state.notices.append(
-                    f"migrated a TypeScript toon-memory file (original kept as {kept})"
-                )
-                self._state.notices.extend(doc.repairs)
-                self._write_snapshot(self._state)
-                self._pos = Position(file_id(self.paths.data), None, 0, None, 0)
-                self._catch_up(self._pos)
-        except OSError:  # a read-only memory: read the TypeScript file as it is
-            self._notice(
-                f"{self.paths.data}: a TypeScript toon-memory file, read as it is "
-                "(the folder is not writable, so it was not migrated)"
-            )
-            assert self._pos is not None
-            self._catch_up(self._pos)
-            return
-        self.save_cache()
-
-    def read_document(self, path: Path) -> Document:
-        """A .toon file of this memory; ``CorruptFileError`` naming file and line when damaged."""
-        self.key()
-        return self._read_document(path)
 
     def save_cache(self) -> None:
         if self._state is not None and self._pos is not None:
@@ -429,46 +386,3 @@ class Store(Compaction, Damage):
             return
         finally:
             os.close(fd)
-
-    def rewrite_snapshot(self, key: Key | None) -> None:
-        """Write data.toon again, sealed with ``key`` (plain when None), folding the journal
-        and the access log in (used by encrypt/decrypt; takes the lock)."""
-        from toon_memory.store.index_db import drop_index
-
-        with self.lock:
-            state = self.state()
-            self._key = key
-            if key is not None:
-                drop_index(self.paths)  # the plain index holds entry text: never kept sealed
-            self._write_snapshot(state)
-            self._pos = Position(file_id(self.paths.data), None, 0, None, 0)
-
-    def _write_snapshot(self, state: State) -> None:
-        text = encode_document(list(state.entries.values()), list(state.summaries.values()))
-        write_atomic(self.paths.data, self._seal(text.encode()))
-        for path in (self.paths.journal, self.paths.access_log):
-            if path.exists():
-                path.unlink()
-        state.pending.clear()
-
-    # -- archive ---------------------------------------------------------
-    def read_archive(self) -> list[Entry]:
-        self.key()
-        return self._read_document(self.paths.archive).entries
-
-    def archived_count(self) -> int:
-        return len(self.read_archive())
-
-    def add_to_archive(self, entries: list[Entry]) -> None:
-        """Append ``entries`` to the archive (under the lock, inside ``mutate``)."""
-        self.write_archive(self.read_archive() + entries)
-
-    def take_from_archive(self, entry_id: str) -> None:
-        """Drop one entry from the archive (under the lock, inside ``mutate``)."""
-        self.write_archive([e for e in self.read_archive() if e.id != entry_id])
-
-    def write_archive(self, entries: list[Entry]) -> None:
-        """Replace archive.toon (call under the lock, inside ``mutate``)."""
-        if not self.lock.held:
-            raise StoreError("write_archive must run under the store lock")
-        write_atomic(self.paths.archive, self._seal(encode_document(entries, []).encode()))
