@@ -128,7 +128,7 @@ def incoming_rows(
 def read_import_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> Incoming:
     """The rows, summaries and reader notes of an export, a JSON list or a .toon file."""
     text = read_import_text(path, limits.import_bytes)
-    if not text.strip():
+    if not text or text.isspace():  # (no stripped copy of a big file)
         raise ImportFormatError(f"{path} is empty: nothing to import")
     if text.lstrip()[:1] in ("{", "[") or path.suffix.lower() == ".json":
         return _json_incoming(text, path, limits.import_depth)
