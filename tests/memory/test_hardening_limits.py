@@ -211,6 +211,21 @@ def test_deeply_nested_import_is_refused(project: Path, tmp_path: Path, text: st
     assert done.returncode == 2 and "limits.importDepth" in done.stderr and done.exception is None
 
 
+def test_an_import_holding_a_number_too_long_to_read_is_refused(
+    project: Path, tmp_path: Path
+) -> None:
+    """A 5,000-digit number (over Python's 4,300-digit reading limit) is a clear refusal
+    naming the file, never a traceback; nothing comes in."""
+    path = tmp_path / "long.json"
+    path.write_text('[{"key": "k", "content": "c", "quality": ' + "9" * 5000 + "}]")
+    with pytest.raises(ImportFormatError, match="invalid JSON: Exceeds the limit") as caught:
+        Memory(project).import_(path)
+    assert str(path) in str(caught.value)
+    done = invoke("import", str(path), project=project)
+    assert done.returncode == 2 and "invalid JSON" in done.stderr and done.exception is None
+    assert not MemoryPaths.for_project(project).data.exists()
+
+
 def test_import_over_the_size_limit_is_refused(project: Path, tmp_path: Path) -> None:
     _config(project, {"limits": {"importBytes": 1000}})
     big = tmp_path / "big.json"

@@ -63,6 +63,8 @@ def parse_import_json(text: str, path: Path, depth: int = DEFAULT_LIMITS.import_
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ImportFormatError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+    except ValueError as exc:  # a number longer than Python reads (4,300 digits)
+        raise ImportFormatError(f"{path}: invalid JSON: {str(exc).split(';')[0]}") from None
     except RecursionError:
         data = None
         deep = True
