@@ -99,9 +99,9 @@ class Survey:
             return
         if str(row.get("status") or "active") == "active" and row.get("key"):
             key = str(row["key"])
-            if self.last.setdefault(key, self.objects) != self.objects:
-                self.last[key] = self.objects
+            if key in self.last:
                 self.dates[key] = row.get("date")
+            self.last[key] = self.objects
         self.objects += 1
 
 

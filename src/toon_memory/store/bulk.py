@@ -15,17 +15,12 @@ told about the batch).
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from toon_memory.model.entry import Entry, Summary
-from toon_memory.store import journal, keys
-from toon_memory.store.codec import FORMAT_VERSION, encode_document
-from toon_memory.store.compaction_stream import CHUNK
-from toon_memory.store.toon_table import Unproven, encode_streamed
-from toon_memory.system.atomic import write_atomic, write_atomic_chunks
+from toon_memory.store import journal
 
 if TYPE_CHECKING:
     from toon_memory.store.state import State
@@ -79,24 +74,7 @@ def _write_whole(store: Store, state: State, batch: Batch) -> None:
     entries += [entry for entry in batch.puts if entry.id not in replaced]
     summaries = dict(state.summaries)
     summaries.update((s.file, s) for s in batch.summaries)
-    _write_data(store, entries, list(summaries.values()))
-    # data.toon holds everything now (accesses included): a crash before these unlinks
-    # replays journal lines that are already in it (replay is idempotent).
-    for path in (store.paths.journal, store.paths.access_log):
-        path.unlink(missing_ok=True)
+    store.key()  # (looked up before anything is written)
+    store.write_data(entries, list(summaries.values()))
     # The loaded state (and its engine) no longer describes the files: read them again.
     store.release()
-
-
-def _write_data(store: Store, entries: list[Entry], summaries: list[Summary]) -> None:
-    """data.toon replaced by ``encode_document``'s text of ``entries``: a plain memory's
-    encoded and written ``CHUNK`` entries at a time (the same bytes, never the whole text
-    in memory), an encrypted one's sealed whole; a chunk whose text the streamed encoder
-    cannot prove alike leaves data.toon as it was and the text is encoded whole."""
-    key = store.key()
-    if key is None:
-        texts = encode_streamed(len(entries), entries, summaries, CHUNK, FORMAT_VERSION)
-        with contextlib.suppress(Unproven):
-            return write_atomic_chunks(store.paths.data, (text.encode() for text in texts))
-    text = encode_document(entries, summaries)
-    write_atomic(store.paths.data, keys.seal_bytes(text.encode(), key))

@@ -1,25 +1,27 @@
 """The .toon files of a memory read and written whole: data.toon's snapshot (a TypeScript
-file migrated to ours), archive.toon.
+file migrated to ours; a big import's batch), archive.toon.
 
 Invariant: a snapshot or the archive is only ever replaced whole by an atomic rename of
-its sealed text (``Store._seal``: plain when the memory is); a snapshot write folds the
-journal and the access log in, and is made under the store's lock. The ``Snapshots``
-methods of ``Store`` (which provides what is declared here).
+its sealed text (plain when the memory is; a plain data.toon encoded and written a chunk
+of entries at a time, the same bytes: ``write_data``); a snapshot write folds the journal
+and the access log in, and is made under the store's lock. The ``Snapshots`` methods of
+``Store`` (which provides what is declared here).
 """
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toon_memory.errors import StoreError
-from toon_memory.model.entry import Entry
+from toon_memory.model.entry import Entry, Summary
 from toon_memory.store import keys
 from toon_memory.store.cache import Position, file_id
-from toon_memory.store.codec import Document, decode_document, encode_document
+from toon_memory.store.codec import FORMAT_VERSION, Document, decode_document, encode_document
 from toon_memory.store.crypto import Key
 from toon_memory.store.paths import MemoryPaths
-from toon_memory.system.atomic import write_atomic
+from toon_memory.system.atomic import write_atomic, write_atomic_chunks
 from toon_memory.system.lock import FileLock
 
 if TYPE_CHECKING:
@@ -100,12 +102,17 @@ class Snapshots:
             self._pos = Position(file_id(self.paths.data), None, 0, None, 0)
 
     def _write_snapshot(self, state: State) -> None:
-        text = encode_document(list(state.entries.values()), list(state.summaries.values()))
-        write_atomic(self.paths.data, self._seal(text.encode()))
-        for path in (self.paths.journal, self.paths.access_log):
-            if path.exists():
-                path.unlink()
+        self.write_data(list(state.entries.values()), list(state.summaries.values()))
         state.pending.clear()
+
+    def write_data(self, entries: list[Entry], summaries: list[Summary]) -> None:
+        """data.toon replaced by ``entries`` and ``summaries`` (``write_data``, sealed with
+        this memory's key), the journal and the access log then removed: they are in it
+        (a crash before the unlinks replays lines it holds; replay is idempotent). Call
+        under the lock."""
+        write_data(self.paths.data, entries, summaries, self._key)
+        for path in (self.paths.journal, self.paths.access_log):
+            path.unlink(missing_ok=True)
 
     # -- archive ---------------------------------------------------------
     def read_archive(self) -> list[Entry]:
@@ -128,3 +135,18 @@ class Snapshots:
         if not self.lock.held:
             raise StoreError("write_archive must run under the store lock")
         write_atomic(self.paths.archive, self._seal(encode_document(entries, []).encode()))
+
+
+def write_data(path: Path, entries: list[Entry], summaries: list[Summary], key: Key | None) -> None:
+    """``path`` replaced by ``encode_document``'s text of ``entries``: a plain file's encoded and
+    written a chunk of entries at a time (``toon_table.encode_streamed``: the same bytes, never
+    the whole text in memory), a sealed one's whole; when the streamed encoder cannot prove a
+    chunk alike, ``path`` is left as it was and the text is encoded whole."""
+    if key is None:
+        from toon_memory.store.compaction_stream import CHUNK
+        from toon_memory.store.toon_table import Unproven, encode_streamed
+
+        texts = encode_streamed(len(entries), entries, summaries, CHUNK, FORMAT_VERSION)
+        with contextlib.suppress(Unproven):
+            return write_atomic_chunks(path, (text.encode() for text in texts))
+    write_atomic(path, keys.seal_bytes(encode_document(entries, summaries).encode(), key))

@@ -164,8 +164,7 @@ def similar_pairs(
         for j, seen in counts.items():
             if seen <= 0:
                 continue
-            common = _shared(held, ranked[j])
-            score = common / (nx + size[j] - common)
+            score = _jaccard(held, ranked[j])
             if score > t:
                 pairs.append((min(i, j), max(i, j), score))
         for px in range(min(nx - _up(2 * share * nx) + 1, nx)):
