@@ -176,7 +176,7 @@ def _as_int(value: Any, name: str) -> int:
 
 def _as_float(value: Any, name: str, default: float) -> float:
     if type(value) is float and value - value == 0.0:  # finite
-        return value
+        return _FLOATS.get(value) or _shared_float(value)
     if value is None or value == "":
         return default
     try:
@@ -185,7 +185,7 @@ def _as_float(value: Any, name: str, default: float) -> float:
         raise ValueError(f"{name}: expected a number, got {quote(value)}") from None
     if number != number or number in (float("inf"), float("-inf")):
         raise ValueError(f"{name}: expected a finite number, got {quote(value)}")
-    return number
+    return _shared_float(number)
 
 
 def _as_meta(value: Any) -> dict[str, Any]:
@@ -204,6 +204,9 @@ def _as_meta(value: Any) -> dict[str, Any]:
 #: timestamp that never repeats, once the table is full) is kept as it came.
 _SHARED_MAX = 4096
 _SHARED: dict[str, str] = {}
+#: The same for numbers (quality, confidence), 0.0 and -0.0 left out (equal keys, and a
+#: sign must not be lost).
+_FLOATS: dict[float, float] = {}
 
 
 def shared(value: str) -> str:
@@ -214,6 +217,12 @@ def shared(value: str) -> str:
         return found
     if len(_SHARED) < _SHARED_MAX and len(value) <= 64:
         _SHARED[value] = value
+    return value
+
+
+def _shared_float(value: float) -> float:
+    if value and len(_FLOATS) < _SHARED_MAX:
+        return _FLOATS.setdefault(value, value)
     return value
 
 
@@ -247,6 +256,7 @@ def entry_from_row(row: dict[str, Any]) -> Entry:
             value = "" if value is None else str(value)
         return (known(value) or shared(value)) if value else default
 
+    created, updated = common("created"), common("updated")
     return Entry(
         id=text("id"), category=common("category"), key=text("key"), content=text("content"),
         file=common("file"), tags=[known(t) or shared(t) for t in split_list(get("tags"), ";")],
@@ -258,7 +268,7 @@ def entry_from_row(row: dict[str, Any]) -> Entry:
         path_scope=common("path_scope"), origin=common("origin", "agent"),
         status=common("status", "active"), superseded_on=common("superseded_on"),
         importance=common("importance"), evidence=common("evidence"),
-        created=common("created"), updated=common("updated"), meta=meta,
+        created=created, updated=created if updated == created else updated, meta=meta,
     )  # fmt: skip
 
 

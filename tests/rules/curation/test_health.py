@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.search.builders import entry
 
+from toon_memory.model.entry import Entry
 from toon_memory.rules.curation import Finding, health_findings, health_score
 from toon_memory.rules.curation.health import KIND_CAP, WEIGHTS
 
@@ -96,7 +97,11 @@ def test_score_caps_each_kind_and_never_goes_below_zero() -> None:
 
 
 def test_stale_claims_need_one_category_two_days_and_no_link() -> None:
-    from toon_memory.rules.curation.health import stale_claims
+    from toon_memory.rules.curation.consolidate import category_sets
+    from toon_memory.rules.curation.health import stale_claims as claims_in
+
+    def stale_claims(entries: list[Entry]) -> list[Finding]:
+        return claims_in(category_sets(entries))
 
     old = "Auth tokens are JWT signed with HS256 and expire after one hour"
     new = "Auth tokens are JWT signed with RS256 and expire after fifteen minutes, refresh later"

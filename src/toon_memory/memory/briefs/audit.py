@@ -38,10 +38,14 @@ class EntryFindings:
 
 
 def entry_findings(entries: Sequence[Entry]) -> EntryFindings:
+    from toon_memory.rules.curation.consolidate import category_sets
     from toon_memory.rules.curation.health import duplicates, orphan_links, stale_claims
 
+    groups = category_sets(entries)
     return EntryFindings(
-        tuple(orphan_links(entries)), tuple(duplicates(entries)), tuple(stale_claims(entries))
+        tuple(orphan_links(entries)),
+        tuple(duplicates(entries, groups)),
+        tuple(stale_claims(groups)),
     )
 
 

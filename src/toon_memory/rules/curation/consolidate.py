@@ -9,6 +9,7 @@ entry kept in its place (no chains: A~B, B~C never drops C for A). Pure.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from hashlib import blake2b
 
 from toon_memory.errors import InputError, quote
 from toon_memory.model.checks import check_fraction
@@ -24,7 +25,12 @@ from toon_memory.rules.curation.plans import (
     merged_lists,
     pinned,
 )
-from toon_memory.rules.curation.similarity import DUPLICATE_JACCARD, id_sets, similar_pairs
+from toon_memory.rules.curation.similarity import (
+    DUPLICATE_JACCARD,
+    RankedSets,
+    id_sets,
+    similar_pairs,
+)
 
 MODES = CONSOLIDATE_MODES
 DEFAULT_MIN_QUALITY = 0.3
@@ -57,17 +63,28 @@ def _merge_plan(
 
 
 def identical_groups(entries: Iterable[Entry]) -> list[tuple[Entry, list[Entry]]]:
-    """(kept, duplicates) for each content shared by two or more active entries."""
-    by_text: dict[str, list[Entry]] = {}
+    """(kept, duplicates) for each content shared by two or more active entries.
+
+    Contents meet by a 16-byte digest of their normalized text, then are compared
+    whole: 100,000 contents are not held a second time to find a few duplicates.
+    """
+    first: dict[bytes, Entry] = {}
+    more: dict[bytes, list[Entry]] = {}
     for entry in by_preference(_active(entries)):
         text = normalized_content(entry.content)
         if text:
-            by_text.setdefault(text, []).append(entry)
+            digest = blake2b(text.encode(), digest_size=16).digest()
+            if first.setdefault(digest, entry) is not entry:
+                more.setdefault(digest, [first[digest]]).append(entry)
     groups: list[tuple[Entry, list[Entry]]] = []
-    for members in by_text.values():
-        keep, rest = members[0], [e for e in members[1:] if not pinned(e)]
-        if rest:
-            groups.append((keep, rest))
+    for candidates in (more[d] for d in first if d in more):  # in order of first sight
+        by_text: dict[str, list[Entry]] = {}
+        for entry in candidates:
+            by_text.setdefault(normalized_content(entry.content), []).append(entry)
+        for members in by_text.values():
+            keep, rest = members[0], [e for e in members[1:] if not pinned(e)]
+            if rest:
+                groups.append((keep, rest))
     return groups
 
 
@@ -75,6 +92,17 @@ def plan_identical(entries: Iterable[Entry]) -> ConsolidationPlan:
     """Entries with the same content (any category): the best one stays."""
     groups = [(keep, [(e, 1.0) for e in rest]) for keep, rest in identical_groups(entries)]
     return _merge_plan("identical", groups)
+
+
+#: The active entries of one category, best first, and their word sets (``id_sets``).
+Group = tuple[list[Entry], RankedSets]
+
+
+def category_sets(entries: Iterable[Entry]) -> list[Group]:
+    """The active entries by category, each group best first with its word sets (made
+    once for every finder that compares entries within a category)."""
+    groups = by_category(by_preference(_active(entries))).values()
+    return [(members, id_sets(e.content for e in members)) for members in groups]
 
 
 def near_duplicate_pairs(
@@ -85,10 +113,15 @@ def near_duplicate_pairs(
     Each pair is (better, worse, score) in preference order; pairs sorted by
     score, highest first.
     """
-    pairs: list[tuple[Entry, Entry, float]] = []
-    for members in by_category(by_preference(_active(entries))).values():
-        sets = id_sets(e.content for e in members)
-        pairs += [(members[i], members[j], s) for i, j, s in similar_pairs(sets, threshold)]
+    return near_duplicates_in(category_sets(entries), threshold)
+
+
+def near_duplicates_in(
+    groups: Iterable[Group], threshold: float = DUPLICATE_JACCARD
+) -> list[tuple[Entry, Entry, float]]:
+    """``near_duplicate_pairs`` of groups made by ``category_sets``."""
+    pairs = [(members[i], members[j], s) for members, sets in groups
+             for i, j, s in similar_pairs(sets, threshold)]  # fmt: skip
     return sorted(pairs, key=lambda p: (-p[2], p[0].key, p[1].key))
 
 

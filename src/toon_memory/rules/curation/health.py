@@ -19,14 +19,14 @@ from typing import Any
 
 from toon_memory.model.clock import is_expired
 from toon_memory.model.entry import Entry, split_link
-from toon_memory.rules.curation.consolidate import near_duplicate_pairs, plan_identical
-from toon_memory.rules.curation.plans import by_category, last_change
-from toon_memory.rules.curation.similarity import (
-    DUPLICATE_JACCARD,
-    id_sets,
-    jaccard,
-    overlapping_pairs,
+from toon_memory.rules.curation.consolidate import (
+    Group,
+    category_sets,
+    near_duplicates_in,
+    plan_identical,
 )
+from toon_memory.rules.curation.plans import last_change
+from toon_memory.rules.curation.similarity import DUPLICATE_JACCARD, jaccard, overlapping_pairs
 
 #: Penalty per finding of each kind.
 WEIGHTS: dict[str, int] = {
@@ -61,7 +61,8 @@ class Finding:
 
 def orphan_links(entries: Sequence[Entry]) -> list[Finding]:
     """Links of active entries to keys (or ids) no entry has."""
-    known = {e.key for e in entries} | {e.id for e in entries}
+    known = {e.key for e in entries}
+    known.update(e.id for e in entries)
     found: list[Finding] = []
     for entry in entries:
         if not entry.active:
@@ -77,8 +78,9 @@ def orphan_links(entries: Sequence[Entry]) -> list[Finding]:
     return found
 
 
-def duplicates(entries: Sequence[Entry]) -> list[Finding]:
-    """Active entries with identical content, or near-duplicates within one category."""
+def duplicates(entries: Sequence[Entry], groups: Sequence[Group]) -> list[Finding]:
+    """Active entries with identical content, or near-duplicates within one category
+    (``groups``: ``category_sets`` of the entries)."""
     found: list[Finding] = []
     seen: set[str] = set()
     for removal in plan_identical(entries).removals:
@@ -87,7 +89,7 @@ def duplicates(entries: Sequence[Entry]) -> list[Finding]:
                              f"[{removal.entry.category}] {removal.entry.key} has identical content",
                              keep))  # fmt: skip
         seen.add(removal.entry.id)
-    for better, worse, score in near_duplicate_pairs(entries):
+    for better, worse, score in near_duplicates_in(groups):
         if worse.id in seen or better.id in seen:
             continue
         seen.add(worse.id)
@@ -123,16 +125,16 @@ def expired(entries: Sequence[Entry], today: date) -> list[Finding]:
     ]
 
 
-def stale_claims(entries: Sequence[Entry]) -> list[Finding]:
-    """Older active claims that a newer one of the same category largely restates.
+def stale_claims(groups: Sequence[Group]) -> list[Finding]:
+    """Older active claims that a newer one of the same category largely restates
+    (``groups``: ``category_sets`` of the entries).
 
     Overlap: at least ``CLAIM_OVERLAP`` of the smaller word set and
     ``CLAIM_MIN_SHARED`` words; pairs similar enough to be duplicates
     (Jaccard > 0.5), pairs of one day and pairs linked to each other are left out.
     """
     found: list[Finding] = []
-    for members in by_category(e for e in entries if e.active).values():
-        sets = id_sets(e.content for e in members)
+    for members, sets in groups:
         for i, j, _ in overlapping_pairs(sets, CLAIM_OVERLAP, CLAIM_MIN_SHARED):
             a, b = members[i], members[j]
             alike = jaccard(frozenset(sets[i]), frozenset(sets[j])) > DUPLICATE_JACCARD
@@ -165,12 +167,13 @@ def health_findings(
     stale_sessions: int = 0,
 ) -> list[Finding]:
     """Every finding, grouped by kind in a fixed order."""
+    groups = category_sets(entries)
     found = [
         *orphan_links(entries),
-        *duplicates(entries),
+        *duplicates(entries, groups),
         *file_problems(entries, file_exists),
         *expired(entries, today),
-        *stale_claims(entries),
+        *stale_claims(groups),
     ]
     if stale_sessions > 0:
         found.append(

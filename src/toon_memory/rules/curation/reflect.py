@@ -138,10 +138,10 @@ def contradictions(entries: Sequence[Entry], limit: int = 50) -> list[tuple[Entr
     linked to the chosen one, a supersession): someone reconciled them.
     """
     active = by_preference(e for e in entries if e.active)
-    guards = [e for e in active if _guarded(e)]
+    at = [i for i, e in enumerate(active) if _guarded(e)]
+    guards = [active[i] for i in at]
     sets = id_sets((e.content for e in active), content_terms)
-    position = {e.id: i for i, e in enumerate(active)}
-    hits = overlapping_to(sets, sets.pick(position[g.id] for g in guards), CONFLICT_OVERLAP)
+    hits = overlapping_to(sets, sets.pick(at), CONFLICT_OVERLAP)
     found: list[tuple[Entry, Entry]] = []
     for entry, near in zip(active, hits, strict=True):
         for index, _ in near:
@@ -194,7 +194,7 @@ def plan_promotion(entries: Sequence[Entry]) -> PromotePlan:
     active = [e for e in entries if e.active]
     drafts = by_preference(e for e in active if is_draft(e))
     sets = id_sets(e.content for e in active)
-    position = {e.id: i for i, e in enumerate(active)}
+    position = {e.id: i for i, e in enumerate(active) if is_draft(e)}
     hits = similar_to(sets.pick(position[d.id] for d in drafts), sets, DUPLICATE_JACCARD)
     staying = {i for i, e in enumerate(active) if not is_draft(e)}
     promote: list[Entry] = []

@@ -14,14 +14,14 @@ Pure.
 
 from __future__ import annotations
 
-import itertools
 import math
+from array import array
 from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import TypeVar
+from typing import TypeVar, cast, overload
 
-from toon_memory.search.tokenize import document_terms
+from toon_memory.search.tokenize import WORD_CACHE, document_terms, forget_words
 
 #: The seeds' near-duplicate threshold: Jaccard strictly above 0.5.
 DUPLICATE_JACCARD = 0.5
@@ -37,36 +37,84 @@ def term_set(text: str) -> frozenset[str]:
     return frozenset(document_terms(text))
 
 
-class RankedSets(list[tuple[int, ...]]):
+class RankedSets(Sequence[tuple[int, ...]]):
     """``id_sets``' answer: each text's word set as a sorted tuple of term ranks (rarest
-    term first over all the texts), which the pair finders read as they are; ``pick``
-    keeps the numbering for some of them (queries compared with the sets they are of)."""
+    term first over all the texts, ``terms`` of them), kept in one flat array of 4-byte
+    ints (a tuple of 17 ranks takes 2.5 times the memory) and made a tuple when read;
+    the pair finders read them as they are; ``pick`` keeps the numbering for some of
+    them (queries compared with the sets they are of)."""
 
-    def __init__(self, sets: Iterable[tuple[int, ...]], numbering: object) -> None:
-        super().__init__(sets)
-        self.numbering = numbering
+    __slots__ = ("_ends", "_flat", "numbering", "terms")
+
+    def __init__(self, flat: array[int], ends: array[int], terms: int, numbering: object) -> None:
+        self._flat, self._ends, self.terms, self.numbering = flat, ends, terms, numbering
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, at: int) -> tuple[int, ...]: ...
+    @overload
+    def __getitem__(self, at: slice) -> list[tuple[int, ...]]: ...
+    def __getitem__(self, at: int | slice) -> tuple[int, ...] | list[tuple[int, ...]]:
+        if isinstance(at, slice):
+            return [self[n] for n in range(*at.indices(len(self)))]
+        ends = self._ends
+        if at < 0:
+            at += len(ends)
+        end = ends[at]  # IndexError past the end, as a sequence must
+        return tuple(self._flat[ends[at - 1] if at else 0 : end])
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        flat, start = self._flat, 0
+        for end in self._ends:
+            yield tuple(flat[start:end])
+            start = end
+
+    def kept(self) -> list[tuple[int, ...]]:
+        """The sets as tuples to hold on to: one int object per rank among all of them
+        (a boxed int per rank of each tuple would take ten times the memory)."""
+        rank = list(range(self.terms)).__getitem__
+        return [tuple(map(rank, terms)) for terms in self]
 
     def pick(self, positions: Iterable[int]) -> RankedSets:
-        return RankedSets((self[i] for i in positions), self.numbering)
+        flat, ends = array("i"), array("q")
+        for n in positions:
+            flat.extend(self[n])
+            ends.append(len(flat))
+        return RankedSets(flat, ends, self.terms, self.numbering)
+
+
+#: Past this many texts ``id_sets`` empties the tokenizer's word caches when done.
+_FORGET_AFTER = WORD_CACHE // 4
 
 
 def id_sets(
     texts: Iterable[str], terms: Callable[[str], Iterable[str]] = document_terms
 ) -> RankedSets:
-    """The word set of each text (``terms`` of it, distinct) as a sorted tuple of term ranks
-    (rarest first, ties by first seen): 100,000 texts in a tenth of their frozensets'
+    """The word set of each text (``terms`` of it, distinct) as a sorted run of term ranks
+    (rarest first, ties by first seen): 100,000 texts in a twentieth of their frozensets'
     memory, read by the pair finders with the same sizes and overlaps and without a
-    second ranking (one numbering per call, so sets to compare are made together)."""
+    second ranking (one numbering per call, so sets to compare are made together).
+    After many texts the tokenizer's word caches are emptied: they hold rare words no
+    later call asks for (~20 MB at 100,000 texts), memory the pair finders then use."""
     ids: dict[str, int] = {}
     number = ids.setdefault
-    found = [tuple({number(t, len(ids)) for t in terms(text)}) for text in texts]
-    freq = Counter(itertools.chain.from_iterable(found))
+    flat, ends = array("i"), array("q")
+    for text in texts:
+        flat.extend({number(t, len(ids)) for t in terms(text)})
+        ends.append(len(flat))
+    if len(ends) > _FORGET_AFTER:
+        forget_words()
+    freq = Counter(flat)
     rank = [0] * len(ids)
     for n, term in enumerate(sorted(range(len(ids)), key=freq.__getitem__)):
         rank[term] = n
-    for n, held in enumerate(found):
-        found[n] = tuple(sorted(map(rank.__getitem__, held)))
-    return RankedSets(found, object())
+    start = 0
+    for end in ends:
+        flat[start:end] = array("i", sorted(map(rank.__getitem__, flat[start:end])))
+        start = end
+    return RankedSets(flat, ends, len(ids), object())
 
 
 def jaccard(a: frozenset[T], b: frozenset[T]) -> float:
@@ -94,18 +142,23 @@ def _up(value: float) -> int:
     return max(math.ceil(value - _EPS), 0)
 
 
-def _ranked(sets: Sequence[Terms], queries: Sequence[Terms] = ()) -> list[Sequence[int]]:
-    """The sets, then the queries, as sorted term ranks, rarest term first (ties by first
-    seen: any fixed order of the terms finds the same pairs); ``RankedSets`` of one
-    numbering are so already."""
-    if isinstance(sets, RankedSets) and (
-        not queries or (isinstance(queries, RankedSets) and queries.numbering is sets.numbering)
+def _ranked(
+    indexed: Sequence[Terms], streamed: Sequence[Terms] = ()
+) -> tuple[list[Sequence[int]], Iterable[Sequence[int]]]:
+    """Both sides as sorted term ranks, rarest term first (ties by first seen: any fixed
+    order of the terms finds the same pairs): the side a finder indexes and reads back as
+    a list, the side it reads once in turn as it comes (``RankedSets`` of one numbering
+    are ranked already: the streamed side stays in its flat array)."""
+    if isinstance(indexed, RankedSets) and (
+        not streamed
+        or (isinstance(streamed, RankedSets) and streamed.numbering is indexed.numbering)
     ):
-        return [*sets, *queries]
-    every = [*sets, *queries]
+        return list(indexed.kept()), cast("Iterable[Sequence[int]]", streamed)
+    every = [*indexed, *streamed]
     freq = Counter(term for terms in every for term in terms)
     rank = {term: n for n, term in enumerate(sorted(freq, key=freq.__getitem__))}
-    return [sorted(rank[t] for t in terms) for terms in every]
+    ranked: list[Sequence[int]] = [sorted(rank[t] for t in terms) for terms in every]
+    return ranked[: len(indexed)], ranked[len(indexed) :]
 
 
 class _Postings:
@@ -144,7 +197,7 @@ def similar_pairs(
     first |y| - ceil(2t/(1+t) |y|) + 1, the only ones indexed.
     """
     t, share = threshold, threshold / (1 + threshold)
-    ranked = _ranked(sets)
+    ranked = _ranked(sets)[0]
     size = [len(r) for r in ranked]
     index = _Postings()
     pairs: list[tuple[int, int, float]] = []
@@ -181,7 +234,7 @@ def overlapping_pairs(
     The smaller set y of a qualifying pair shares at least ceil(t|y|) terms,
     so its first |y| - ceil(t|y|) + 1 terms (the ones indexed) meet x.
     """
-    ranked = _ranked(sets)
+    ranked = _ranked(sets)[0]
     size = [len(r) for r in ranked]
     need = [max(_up(threshold * n), min_shared, 1) for n in size]
     index = _Postings()
@@ -216,21 +269,25 @@ def similar_to(
     """For each query, every (index into ``sets``, jaccard) above ``threshold``, best first.
 
     Any pair above t shares at least ceil(t * max size) terms, so the first
-    |s| - ceil(t|s|) + 1 terms of each side meet: only those are compared.
+    |s| - ceil(t|s|) + 1 terms of each side meet: only those are compared. The
+    queries are indexed, the sets read once in turn (many sets, few queries).
     """
-    ranked = _ranked(sets, queries)
+    asked, ranked = _ranked(queries, sets)
     index: dict[int, list[int]] = {}
-    for j, terms in enumerate(ranked[: len(sets)]):
+    for q, terms in enumerate(asked):
         for term in terms[: len(terms) - _up(threshold * len(terms)) + 1]:
-            index.setdefault(term, []).append(j)
-    answers: list[list[tuple[int, float]]] = []
-    for q in range(len(queries)):
-        terms = ranked[len(sets) + q]
-        near = {j for term in terms[: len(terms) - _up(threshold * len(terms)) + 1]
-                for j in index.get(term, ())}  # fmt: skip
-        held = set(terms)
-        scored = [(j, _jaccard(held, ranked[j])) for j in sorted(near)]
-        answers.append(sorted(((j, s) for j, s in scored if s > threshold), key=lambda p: -p[1]))
+            index.setdefault(term, []).append(q)
+    answers: list[list[tuple[int, float]]] = [[] for _ in asked]
+    for j, terms in enumerate(ranked):
+        near = {q for term in terms[: len(terms) - _up(threshold * len(terms)) + 1]
+                for q in index.get(term, ())}  # fmt: skip
+        held = set(terms) if near else set()
+        for q in sorted(near):
+            score = _jaccard(held, asked[q])
+            if score > threshold:
+                answers[q].append((j, score))
+    for found in answers:
+        found.sort(key=lambda p: -p[1])
     return answers
 
 
@@ -246,16 +303,16 @@ def overlapping_to(
     a query's prefix is looked up among whole sets, its whole set among
     the sets' prefixes.
     """
-    ranked = _ranked(sets, queries)
+    ranked, asked = _ranked(sets, queries)
     whole: dict[int, list[int]] = {}
     head: dict[int, list[int]] = {}
-    for j, terms in enumerate(ranked[: len(sets)]):
+    for j, terms in enumerate(ranked):
+        cut = len(terms) - _up(threshold * len(terms))
         for n, term in enumerate(terms):
             whole.setdefault(term, []).append(j)
-            if n <= len(terms) - _up(threshold * len(terms)):
+            if n <= cut:
                 head.setdefault(term, []).append(j)
-    for q in range(len(queries)):
-        terms = ranked[len(sets) + q]
+    for terms in asked:
         cut = len(terms) - _up(threshold * len(terms)) + 1
         near = {j for term in terms[:cut] for j in whole.get(term, ())}
         near.update(j for term in terms for j in head.get(term, ()))
