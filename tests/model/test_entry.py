@@ -202,3 +202,21 @@ def test_repeated_short_values_are_one_string_and_equal() -> None:
         "db;cache",
         "2026-07-15",
     ]
+
+
+@pytest.mark.parametrize("value", [-0.0, 0.0, 0.25, -0.25, "0.5", "-0.0"])
+def test_numbers_read_from_rows_keep_value_and_sign(value: object) -> None:
+    """Repeated numbers share one float object, and a negative zero stays negative."""
+    import math
+
+    read = [entry_from_row({"id": f"{n:08x}", "quality": value}).quality for n in range(3)]
+    expected = float(value)  # type: ignore[arg-type]
+    assert all(q == expected and math.copysign(1, q) == math.copysign(1, expected) for q in read)
+
+
+def test_updated_equal_to_created_is_read_as_the_same_value() -> None:
+    row = {"id": "0000000a", "created": "2026-07-01T10:11:12Z", "updated": "2026-07-01T10:11:12Z"}
+    read = entry_from_row(row)
+    assert read.updated == read.created == "2026-07-01T10:11:12Z"
+    later = entry_from_row({**row, "updated": "2026-08-01T00:00:00Z"})
+    assert (later.created, later.updated) == ("2026-07-01T10:11:12Z", "2026-08-01T00:00:00Z")

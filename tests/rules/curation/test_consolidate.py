@@ -21,7 +21,7 @@ from toon_memory.rules.curation.consolidate import (
     plan_low_quality,
     plan_similar,
 )
-from toon_memory.rules.curation.plans import FORGET, SUPERSEDE, ConsolidationPlan
+from toon_memory.rules.curation.plans import FORGET, SUPERSEDE, ConsolidationPlan, by_preference
 from toon_memory.rules.curation.similarity import DUPLICATE_JACCARD, jaccard, term_set
 
 
@@ -135,3 +135,27 @@ def test_every_plan_obeys_the_rules(rows: list[tuple[list[str], int, str, bool, 
         assert removal.keep is not None and removal.keep.category == removal.entry.category
         assert removal.similarity > DUPLICATE_JACCARD
         assert jaccard(term_set(removal.entry.content), term_set(removal.keep.content)) > 0.5
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["Use pnpm", "use  PNPM", "Use yarn", " use yarn ", "", "pnpm use"]),
+            st.integers(0, 1), st.sampled_from(["active", "obsolete"]), st.integers(0, 9),
+        ),
+        max_size=12,
+    )
+)  # fmt: skip
+def test_identical_groups_are_the_groups_of_equal_normalized_text(
+    rows: list[tuple[str, int, str, int]],
+) -> None:
+    """Contents met by digest then compared whole: the groups a plain grouping by the
+    normalized text gives, in the order their best entry comes."""
+    entries = [entry(n, text, priority=pin, status=status, quality=q / 10)
+               for n, (text, pin, status, q) in enumerate(rows)]  # fmt: skip
+    by_text: dict[str, list[Entry]] = {}
+    for e in by_preference([e for e in entries if e.active]):
+        if normalized_content(e.content):
+            by_text.setdefault(normalized_content(e.content), []).append(e)
+    expected = [(m[0], [e for e in m[1:] if e.priority <= 0]) for m in by_text.values()]
+    assert identical_groups(entries) == [(keep, rest) for keep, rest in expected if rest]

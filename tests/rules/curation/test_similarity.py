@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -130,3 +131,22 @@ def test_id_sets_find_what_term_sets_find(texts: list[str], threshold: float, n:
     # ranks: rarer terms first (the order that keeps the prefixes short)
     counts = Counter(t for i in ids for t in i)
     assert all(counts[a] <= counts[b] for a in counts for b in counts if a < b)
+
+
+@given(texts_strategy, st.lists(st.integers(0, 11), max_size=6))
+def test_ranked_sets_read_as_a_sequence_of_tuples(texts: list[str], picks: list[int]) -> None:
+    """``id_sets`` keeps its sets in one flat array, and reads back as the sorted tuples
+    it stands for: by index (negative too), by slice, in turn, and picked."""
+    ids = id_sets(texts)
+    every = list(ids)
+    assert len(ids) == len(texts) == len(every)
+    assert all(type(s) is tuple and list(s) == sorted(set(s)) for s in every)
+    assert [ids[n] for n in range(len(ids))] == every
+    assert [ids[n - len(ids)] for n in range(len(ids))] == every
+    assert ids[1:3] == every[1:3] and ids[::-1] == every[::-1]
+    assert [len(s) for s in every] == [len(term_set(t)) for t in texts]
+    chosen = [n for n in picks if n < len(ids)]
+    assert list(ids.pick(chosen)) == [every[n] for n in chosen]
+    assert ids.pick(chosen).numbering is ids.numbering
+    with pytest.raises(IndexError):
+        ids[len(ids)]

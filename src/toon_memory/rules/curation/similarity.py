@@ -201,7 +201,7 @@ def similar_pairs(
     size = [len(r) for r in ranked]
     index = _Postings()
     pairs: list[tuple[int, int, float]] = []
-    for i in _by_size(sets):
+    for i in _by_size(ranked):
         x, nx = ranked[i], size[i]
         counts: dict[int, int] = {}
         held = set(x)
@@ -239,7 +239,7 @@ def overlapping_pairs(
     need = [max(_up(threshold * n), min_shared, 1) for n in size]
     index = _Postings()
     pairs: list[tuple[int, int, float]] = []
-    for i in _by_size(sets):
+    for i in _by_size(ranked):
         x, nx = ranked[i], size[i]
         if nx < min_shared:
             continue
