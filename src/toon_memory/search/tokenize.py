@@ -75,7 +75,7 @@ def fold(word: str) -> str:
     """Case-folded, accent-stripped form of ``word`` (``"Ação"`` -> ``"acao"``)."""
     lowered = word.casefold()
     if lowered.isascii():
-        return lowered
+        return word if lowered == word else lowered  # the key's own string: one, not two
     decomposed = unicodedata.normalize("NFKD", lowered)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -92,10 +92,17 @@ def _run_words(run: str) -> tuple[str, ...]:
     if _re("cjk").match(run):
         return (run,)
     parts = _split_humps(run)
-    out = [part.casefold() for part in parts]
+    out = [_lower(part) for part in parts]
     if len(parts) > 1:
-        out.append(run.casefold())
+        out.append(_lower(run))
     return tuple(out)
+
+
+def _lower(text: str) -> str:
+    """``text`` case-folded; the same string object when it is so already (a cache holds
+    it once, not twice)."""
+    lowered = text.casefold()
+    return text if lowered == text else lowered
 
 
 def words(text: str) -> list[str]:
@@ -143,9 +150,9 @@ def _stems(word: str, lang: str) -> tuple[str, ...]:
             return (fold(_stemmer("el").stemWord(word)),)
     first = fold(_stemmer(lang).stemWord(word))
     english = _stemmer("en").stemWord(bare)
-    if lang == "en" or english == first:
-        return (english,) if lang == "en" else (first,)
-    return (first, english)
+    if english == first:
+        return (first,)
+    return (english,) if lang == "en" else (first, english)
 
 
 def stems_of(word: str, lang: str) -> tuple[str, ...]:
