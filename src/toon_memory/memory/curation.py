@@ -36,7 +36,11 @@ def every_entry(store: Store) -> list[Entry]:
     """Every entry of the store's current state, read bare (no search engine built for a
     pass over them) and, when this process had no state loaded, let go afterwards: a
     long-lived server over the on-disk index stays small (~800 MB kept at 100,000
-    entries otherwise)."""
+    entries otherwise); big blocks freed during the pass go back to the system at once
+    (``heap``)."""
+    from toon_memory.memory.heap import give_back_big_blocks
+
+    give_back_big_blocks()
     loaded = store.loaded() is not None
     entries = list(store.bare_state().entries.values())
     if not loaded:
