@@ -7,9 +7,9 @@ pair would, in ascending (i, j) order, only faster: terms are ranked rarest
 first, sets are taken smallest first, and a pair is compared only when the
 prefixes that any qualifying pair must share do meet (prefix, size and
 position filtering, as in the AllPairs/PPJoin similarity joins). A set may be a
-frozenset of terms or, for many texts, ``id_sets``' sorted tuple of term ids (a
-tenth of the memory): the finders read sizes and overlaps only, equal either way.
-Pure.
+frozenset of terms or, for many texts, ``id_sets``' sorted tuple of term ranks (kept in
+one flat array: a twentieth of the memory): the finders read sizes and overlaps only,
+equal either way. Pure but for emptying the tokenizer's word caches after many texts.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def _ranked(
         not streamed
         or (isinstance(streamed, RankedSets) and streamed.numbering is indexed.numbering)
     ):
-        return list(indexed.kept()), cast("Iterable[Sequence[int]]", streamed)
+        return indexed.kept(), cast("Iterable[Sequence[int]]", streamed)
     every = [*indexed, *streamed]
     freq = Counter(term for terms in every for term in terms)
     rank = {term: n for n, term in enumerate(sorted(freq, key=freq.__getitem__))}
