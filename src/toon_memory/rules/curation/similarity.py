@@ -144,7 +144,7 @@ def _up(value: float) -> int:
 
 def _ranked(
     indexed: Sequence[Terms], streamed: Sequence[Terms] = ()
-) -> tuple[list[Sequence[int]], Iterable[Sequence[int]]]:
+) -> tuple[Sequence[Sequence[int]], Iterable[Sequence[int]]]:
     """Both sides as sorted term ranks, rarest term first (ties by first seen: any fixed
     order of the terms finds the same pairs): the side a finder indexes and reads back as
     a list, the side it reads once in turn as it comes (``RankedSets`` of one numbering
