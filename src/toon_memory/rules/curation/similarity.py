@@ -272,6 +272,8 @@ def similar_to(
     |s| - ceil(t|s|) + 1 terms of each side meet: only those are compared. The
     queries are indexed, the sets read once in turn (many sets, few queries).
     """
+    if not queries:
+        return []
     asked, ranked = _ranked(queries, sets)
     index: dict[int, list[int]] = {}
     for q, terms in enumerate(asked):
