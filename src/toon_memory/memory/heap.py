@@ -10,17 +10,16 @@ live; where there is no glibc ``mallopt`` (macOS, Windows) it does nothing.
 
 from __future__ import annotations
 
+from functools import cache
+
 #: glibc's ``M_MMAP_THRESHOLD`` parameter, and its default value in bytes.
 _M_MMAP_THRESHOLD = -3
 _THRESHOLD = 128 * 1024
-_done: list[bool] = []
 
 
+@cache
 def give_back_big_blocks() -> None:
     """Fix glibc's mmap threshold (once; a no-op without glibc)."""
-    if _done:
-        return
-    _done.append(True)
     import ctypes
 
     try:

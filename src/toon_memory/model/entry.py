@@ -176,7 +176,7 @@ def _as_int(value: Any, name: str) -> int:
 
 def _as_float(value: Any, name: str, default: float) -> float:
     if type(value) is float and value - value == 0.0:  # finite
-        return _FLOATS.get(value) or _shared_float(value)
+        return _shared_float(value)
     if value is None or value == "":
         return default
     try:
@@ -221,8 +221,12 @@ def shared(value: str) -> str:
 
 
 def _shared_float(value: float) -> float:
+    """``shared`` for a number (never a zero: 0.0 == -0.0)."""
+    found = _FLOATS.get(value)
+    if found is not None:
+        return found
     if value and len(_FLOATS) < _SHARED_MAX:
-        return _FLOATS.setdefault(value, value)
+        _FLOATS[value] = value
     return value
 
 

@@ -70,12 +70,19 @@ def _stemmer(lang: str) -> Any:
     return stemmer
 
 
+def _lower(text: str) -> str:
+    """``text`` case-folded; the same string object when it is so already (a cache holds
+    it once, not twice)."""
+    lowered = text.casefold()
+    return text if lowered == text else lowered
+
+
 @lru_cache(maxsize=WORD_CACHE)
 def fold(word: str) -> str:
     """Case-folded, accent-stripped form of ``word`` (``"Ação"`` -> ``"acao"``)."""
-    lowered = word.casefold()
+    lowered = _lower(word)
     if lowered.isascii():
-        return word if lowered == word else lowered  # the key's own string: one, not two
+        return lowered
     decomposed = unicodedata.normalize("NFKD", lowered)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -96,13 +103,6 @@ def _run_words(run: str) -> tuple[str, ...]:
     if len(parts) > 1:
         out.append(_lower(run))
     return tuple(out)
-
-
-def _lower(text: str) -> str:
-    """``text`` case-folded; the same string object when it is so already (a cache holds
-    it once, not twice)."""
-    lowered = text.casefold()
-    return text if lowered == text else lowered
 
 
 def words(text: str) -> list[str]:
