@@ -63,3 +63,25 @@ def test_one_ranker_answers_alike_over_the_view_and_the_engine(
         (h.entry.key, round(h.score, 9), h.hop) for h in want.hits
     ]
     assert got.total == want.total
+
+
+def test_a_query_corpus_is_freed_when_dropped_without_a_collection(
+    both: tuple[Engine, IndexDb],
+) -> None:
+    """No reference cycle: a long-lived server freezes what a call leaves alive, so a corpus in
+    a cycle would keep the rows it read until a full collection."""
+    import gc
+    import weakref
+
+    _, db = both
+    gc.disable()
+    try:
+        with db.reading():
+            corpus = SourceCorpus(db)
+            Ranker(corpus).recall(RecallOptions(limit=5, query="redis"), today=TODAY)
+            assert corpus.entries.seen, "the recall read no rows"
+            ref = weakref.ref(corpus)
+            del corpus
+        assert ref() is None
+    finally:
+        gc.enable()

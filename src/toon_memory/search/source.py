@@ -106,18 +106,18 @@ class Rows(Protocol):
     def rows_at(self, slots: Sequence[int]) -> list[tuple[int, str, Entry, int, str]]: ...
 
 
-#: Where ``_Index.doc_ids`` hands the rows it read (``SourceCorpus._keep_rows``).
+#: Where ``_Index.doc_ids`` hands the rows it read (``_RowKeeper``).
 RowSink = Callable[[list[tuple[int, str, Entry, int, str]]], None]
 
 
 class _Index(Scoring):
-    def __init__(self, source: CorpusSource, sink: RowSink | None = None) -> None:
+    def __init__(self, source: CorpusSource, warm: Warm, sink: RowSink | None = None) -> None:
         self._source = source
         rows_at = getattr(source, "rows_at", None)
         self._rows_at = rows_at if callable(rows_at) and sink is not None else None
         self._rows_sink = sink
-        self.warm = warm_of(source)
-        self.fact = self.warm.fact
+        self.warm = warm
+        self.fact = warm.fact
         self._n = self.fact("count", source.count)
         self._avg = source.avg_len()
 
@@ -244,7 +244,7 @@ class _Derived(Mapping[str, tuple[float, float]]):
     def __init__(self, entries: _Entries, warm: Warm) -> None:
         self._entries = entries
         self._warm = warm
-        #: The slot of each entry read with its row (``SourceCorpus._keep_rows``).
+        #: The slot of each entry read with its row (``_RowKeeper``).
         self.slots: dict[str, int] = {}
 
     def __getitem__(self, node: str) -> tuple[float, float]:
@@ -280,29 +280,41 @@ class _Families(Mapping[str, str]):
         return len(self._entries)
 
 
-class SourceCorpus:
-    """One query's corpus over a ``CorpusSource`` (see the module docstring)."""
+class _RowKeeper:
+    """The ``RowSink`` of a ``SourceCorpus``: rows read with their ids (``Rows``) kept as
+    ``prefetch`` would keep them. It holds the corpus's maps, not the corpus: no reference
+    cycle, so a query's corpus is freed as soon as it is dropped."""
 
-    def __init__(self, source: CorpusSource) -> None:
-        self.source = source
-        self.entries = _Entries(source)
-        self.index = _Index(source, self._keep_rows)
-        self.graph = _Graph(source)
-        self.static = _Derived(self.entries, self.index.warm)
-        self.family = _Families(self.entries)
-        self.conditional = self.index.fact("conditional", source.conditional_ids)
-        self.pinned = self.index.fact("pinned", source.pinned_ids)
-        self._max_degree = -1
-        self._degrees: dict[str, int] = {}
+    def __init__(
+        self, entries: _Entries, static: _Derived, family: _Families, degrees: dict[str, int]
+    ) -> None:
+        self._entries, self._static, self._family, self._degrees = entries, static, family, degrees
 
-    def _keep_rows(self, rows: list[tuple[int, str, Entry, int, str]]) -> None:
-        """Rows read with their ids (``Rows``): what ``prefetch`` would read for them."""
-        seen, known, slots = self.entries.seen, self.family.known, self.static.slots
+    def __call__(self, rows: list[tuple[int, str, Entry, int, str]]) -> None:
+        seen, known, slots = self._entries.seen, self._family.known, self._static.slots
         for slot, doc_id, entry, degree, family in rows:
             seen.setdefault(doc_id, entry)
             slots[doc_id] = slot
             self._degrees[doc_id] = degree
             known[doc_id] = family
+
+
+class SourceCorpus:
+    """One query's corpus over a ``CorpusSource`` (see the module docstring)."""
+
+    def __init__(self, source: CorpusSource) -> None:
+        self.source = source
+        warm = warm_of(source)
+        self.entries = _Entries(source)
+        self.static = _Derived(self.entries, warm)
+        self.family = _Families(self.entries)
+        self._degrees: dict[str, int] = {}
+        keep = _RowKeeper(self.entries, self.static, self.family, self._degrees)
+        self.index = _Index(source, warm, keep)
+        self.graph = _Graph(source)
+        self.conditional = self.index.fact("conditional", source.conditional_ids)
+        self.pinned = self.index.fact("pinned", source.pinned_ids)
+        self._max_degree = -1
 
     def prefetch(self, nodes: Collection[str]) -> None:
         """Read the rows and degrees of many candidates at once (before fusing them)."""

@@ -47,6 +47,7 @@ from toon_memory.adapters.server.specs import ToolSpec
 from toon_memory.adapters.server.tools import BY_NAME, TOOLS
 from toon_memory.adapters.server.tools.viewer import UI_RESOURCES, VIEWER_URI
 from toon_memory.errors import InputError, StoreError, ToonMemoryError
+from toon_memory.system.garbage import Collector
 
 if TYPE_CHECKING:
     from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -144,6 +145,7 @@ class ToonMemoryServer(MCPServer[Any]):
         self._project = project
         self._memory: Memory | None = None
         self._serial = threading.Lock()
+        self._garbage = Collector()
         self._stopping = False
         self._tools: list[MCPTool] | None = None
         self._session: ServerSession | None = None
@@ -180,7 +182,8 @@ class ToonMemoryServer(MCPServer[Any]):
             with lock:
                 if abandoned.is_set() or self._stopping:
                     raise StoreError("the server is stopping")
-                return work()
+                with self._garbage.call():
+                    return work()
 
         try:
             return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
