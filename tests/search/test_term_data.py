@@ -55,3 +55,58 @@ def test_patched_term_data_holds_what_the_changed_postings_hold(  # type: ignore
             tf, length = rows[slot]
             assert any(t == tf and n <= length for t, n in pairs)
     assert covered == patched.bits
+
+
+def _fields(data: term_data.TermData) -> tuple[object, ...]:
+    return (data.df, data.bits, data.order, data.tiers, data.slots() and sorted(data.slots()),
+            [data.tf(s) for s in range(330)])  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(postings=_postings, small=st.sampled_from([0, 4096]), tiered=st.sampled_from([1, 256]),
+       many_tfs=st.booleans())  # fmt: skip
+def test_a_packed_term_unpacks_to_the_same_term(  # type: ignore[no-untyped-def]
+    monkeypatch, postings, small, tiered, many_tfs
+) -> None:
+    monkeypatch.setattr(term_data, "SMALL", small)
+    monkeypatch.setattr(term_data, "_TIERED", tiered)
+    rows = [(s, tf + (s / 1000 if many_tfs else 0.0), n) for s, (tf, n) in sorted(postings.items())]
+    data = term_data.TermData(rows, None)
+    back = term_data.TermData.unpacked(data.packed())
+    assert _fields(back) == _fields(data)
+    assert back.tfs(sorted(back.slots())) == data.tfs(sorted(data.slots()))
+    assert back.packed() == data.packed()
+
+
+@given(postings=_postings, cut=st.integers(0, 10_000), flip=st.integers(0, 10_000),
+       byte=st.integers(0, 255))  # fmt: skip
+def test_damaged_packs_are_refused_or_read_whole_never_a_crash(
+    postings: dict[int, tuple[float, float]], cut: int, flip: int, byte: int
+) -> None:
+    """A pack cut short, grown or with a byte changed: ValueError, or a term whose counts
+    agree (a changed tf or bound is a different but well-formed term)."""
+    packed = term_data.TermData([(s, tf, n) for s, (tf, n) in sorted(postings.items())],
+                                None).packed()  # fmt: skip
+    damaged = [packed[: cut % (len(packed) + 1)], packed + b"\x00"]
+    if packed:
+        at = flip % len(packed)
+        damaged.append(packed[:at] + bytes([byte]) + packed[at + 1 :])
+    for data in damaged:
+        if data == packed:
+            continue
+        try:
+            back = term_data.TermData.unpacked(data)
+        except ValueError:
+            continue
+        assert back.bits.bit_count() == back.df
+        slots = list(back.slots())
+        assert len(slots) == back.df
+        assert len(back.tfs(slots)) == len([back.tf(s) for s in slots]) == back.df
+
+
+def test_postings_out_of_slot_order_are_not_packed() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="slot order"):
+        term_data.TermData([(5, 1.0, 3.0), (2, 1.0, 3.0)], None).packed()

@@ -171,3 +171,117 @@ def test_a_term_no_entry_holds_is_asked_once_until_a_write_brings_it(  # type: i
     assert absent & set(asked)  # the term a write brought is read, once
     asked.clear()
     assert "k9" in keys() and not asked
+
+
+def _unpacked_db(folder: Path) -> IndexDb:
+    """A new connection that never reads a pack (the postings alone)."""
+    db = _new_db(folder)
+    db.packed = lambda term: None  # type: ignore[method-assign]
+    return db
+
+
+@given(
+    steps=_steps,
+    stale=st.sampled_from([0, 2, 4096]),
+    repack=st.sampled_from([1, 1000]),
+    every=st.sampled_from([1, 3]),
+    same=st.booleans(),
+)
+@example(steps=[_A, _B, _C, "k1", _A], stale=4096, repack=1000, every=1, same=False)
+@example(steps=[_A, _B, _C, _entry("k1", ["redis", "timeout", "cache", "auth", "token"], [], {})],
+         stale=4096, repack=1, every=1, same=False)  # an entry grows: its new length is read
+@settings(max_examples=60, deadline=None)
+def test_terms_read_from_packs_answer_as_their_postings(  # type: ignore[no-untyped-def]
+    steps, stale, repack, every, same
+) -> None:
+    """Every term packed (``PACK_FROM`` 1) every ``every`` steps, or made again only after
+    ``repack`` changed entries (``repack`` 1000: the packs fall behind and are patched
+    with the changed slots; ``stale`` 0 or 2: refused past that many): a warm reader and
+    a new one reading packs answer exactly as a new one reading postings, on the pruned
+    path."""
+    from toon_memory.search import pipeline
+    from toon_memory.search.term_data import pack_postings
+    from toon_memory.store import index_packs
+
+    saved = (pipeline.PRUNE_FROM, index_packs.PACK_FROM, index_packs.STALE_SLOTS,
+             index_packs.REPACK_AFTER, index_packs.CHECK_AFTER)  # fmt: skip
+    pipeline.PRUNE_FROM, index_packs.PACK_FROM, index_packs.STALE_SLOTS = 0, 1, stale
+    index_packs.REPACK_AFTER, index_packs.CHECK_AFTER = repack, 1
+    engine = Engine()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            warm = _new_db(folder)
+            writer = warm if same else _new_db(folder)
+            for i, step in enumerate(steps, start=1):
+                _apply(step, engine, writer)
+                if i % every == 0:
+                    writer.keep_packs_fresh(pack_postings)
+                cold, plain = _new_db(folder), _unpacked_db(folder)
+                want = _answers(plain)
+                assert _answers(warm) == want
+                assert _answers(cold) == want
+                cold.close()
+                plain.close()
+            for db in {id(warm): warm, id(writer): writer}.values():
+                db.close()
+    finally:
+        (pipeline.PRUNE_FROM, index_packs.PACK_FROM, index_packs.STALE_SLOTS,
+         index_packs.REPACK_AFTER, index_packs.CHECK_AFTER) = saved  # fmt: skip
+
+
+def test_a_damaged_pack_is_not_read(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A pack whose bytes were changed is refused (read from the postings), never an error."""
+    from toon_memory.search import pipeline
+    from toon_memory.search.term_data import pack_postings
+    from toon_memory.store import index_packs
+
+    monkeypatch.setattr(pipeline, "PRUNE_FROM", 0)
+    monkeypatch.setattr(index_packs, "PACK_FROM", 1)
+    db = _new_db(tmp_path)
+    with db.writing():
+        for i in range(8):
+            db.upsert(_entry(f"k{i}", ["redis", "timeout"], [], {}), analyse)
+    db.keep_packs_fresh(pack_postings)
+    with db.writing():
+        assert db.conn.execute("SELECT count(*) FROM packs WHERE term != ''").fetchone()[0]
+        db.conn.execute("UPDATE packs SET data = substr(data, 1, length(data) - 3) WHERE term != ''")
+    asked = _recorded(db, "postings")
+    want = _answers(_unpacked_db(tmp_path))
+    assert _answers(db) == want
+    assert asked, "the damaged packs were read as if whole"
+
+
+def test_a_warm_reader_keeps_every_length_current_after_other_writes(  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Lengths read whole from the lengths pack follow another process's writes: a term
+    first read from a pack made after an entry grew scores that entry with its new length."""
+    from toon_memory.search import pipeline
+    from toon_memory.search.term_data import pack_postings
+    from toon_memory.store import index_packs
+
+    monkeypatch.setattr(pipeline, "PRUNE_FROM", 0)
+    monkeypatch.setattr(index_packs, "PACK_FROM", 1)
+    monkeypatch.setattr(index_packs, "CHECK_AFTER", 1)
+    monkeypatch.setattr(index_packs, "REPACK_AFTER", 1)
+    db = _new_db(tmp_path)
+    with db.writing():
+        for i in range(6):
+            db.upsert(_entry(f"k{i}", ["redis", "cache", "timeout"][: 1 + i % 3], [], {}), analyse)
+    db.keep_packs_fresh(pack_postings)
+
+    def keys_scores(reader: IndexDb, query: str) -> list[tuple[str, float]]:
+        with reader.reading():
+            hits = Ranker(SourceCorpus(reader)).recall(RecallOptions(query=query, limit=6),
+                                                       today=TODAY).hits  # fmt: skip
+        return [(h.entry.key, round(h.score, 9)) for h in hits]
+
+    keys_scores(db, "redis")  # lengths read whole; "cache" not read yet
+    other = _new_db(tmp_path)
+    with other.writing():
+        other.upsert(_entry("k2", ["redis", "cache", "timeout", "worker", "pool", "queue"], [], {}),
+                     analyse)  # fmt: skip
+    other.keep_packs_fresh(pack_postings)
+    other.close()
+    assert keys_scores(db, "cache") == keys_scores(_unpacked_db(tmp_path), "cache")

@@ -118,8 +118,11 @@ class Recaller:
         if self.store.loaded() is not None:
             return None
         from toon_memory.search.corpus import analyse
+        from toon_memory.search.term_data import pack_postings
 
         self._index = self.store.index(analyse, self._index)
+        if self._index is not None:
+            self._index.keep_packs_fresh(pack_postings)
         return self._index
 
     def engine(self, *, with_archive: bool = False) -> Engine:

@@ -5,16 +5,21 @@ length), never on N, df or the average length, so it stays valid until that term
 postings change (``patched`` applies a change exactly); its tiers, best first, each
 carry the (tf, shortest length) pairs that bound the score of every slot in them. A
 bitmap is a Python ``int`` with bit ``s`` set for slot ``s`` (``bits_of``/``slots_of``),
-so sets are ANDed, ORed and counted in C. Why bitmaps: ``search.topk``.
+so sets are ANDed, ORed and counted in C. Why bitmaps: ``search.topk``. ``packed``
+and ``unpacked`` turn one into bytes and back (a term read from a pack costs C-speed
+copies, not a pass over its postings); ``unpacked`` checks every size and count and
+refuses (``ValueError``) what ``packed`` could not have written.
 """
 
 from __future__ import annotations
 
 import math
+import struct
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 from operator import itemgetter
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 #: A group whose terms hold at most this many postings is scored whole (no bitmap walk).
 SMALL = 4096
@@ -25,6 +30,11 @@ _CUTS = (0.005, 0.02, 0.08, 0.25)
 _TIERED = 256
 #: Where the weighted length of each slot is kept (a list by slot, or a dict).
 Lengths: TypeAlias = "list[float] | dict[int, float]"
+#: ``packed``: magic, df, bitmap bytes, tiers, tf values, one-byte tf codes, dict tfs.
+_HEAD = struct.Struct("<4sqqIIqq")
+_MAGIC = b"TD1\x00"
+#: One tier: its bitmap's bytes, its (tf, shortest length) pairs.
+_TIER = struct.Struct("<qI")
 
 
 def bits_of(slots: Iterable[int]) -> int:
@@ -95,7 +105,7 @@ class TermData:
                 codes[slot] = code[tf]
             self._codes, self._values = bytes(codes), (0.0, *values)
         if isinstance(lengths, list):
-            _grow(lengths, max(slots, default=-1) + 1)
+            grow_lengths(lengths, max(slots, default=-1) + 1)
         if lengths is not None:
             for slot, _tf, length in rows:
                 lengths[slot] = length
@@ -155,7 +165,7 @@ class TermData:
             marks[-1] |= mask
             bounds[-1][tf] = min(length, bounds[-1].get(tf, math.inf))
             if isinstance(lengths, list):
-                _grow(lengths, slot + 1)
+                grow_lengths(lengths, slot + 1)
             if lengths is not None:
                 lengths[slot] = length
         if new._tf is None:
@@ -187,6 +197,53 @@ class TermData:
         codes.extend(bytes(max(0, slot + 1 - len(codes))))
         codes[slot] = values.index(tf)
 
+    def packed(self) -> bytes:
+        """These postings as bytes (``unpacked``); ValueError when not in slot order."""
+        if self.order is not None:
+            raise ValueError("only postings in slot order are packed")
+        parts = [b"", _int_bytes(self.bits)]
+        for bits, pairs in self.tiers:
+            raw = _int_bytes(bits)
+            parts += [_TIER.pack(len(raw), len(pairs)), raw,
+                      array("d", [v for pair in pairs for v in pair]).tobytes()]  # fmt: skip
+        tf = self._tf or {}
+        parts += [array("d", self._values).tobytes(), self._codes,
+                  array("q", tf.keys()).tobytes(), array("d", tf.values()).tobytes()]  # fmt: skip
+        parts[0] = _HEAD.pack(_MAGIC, self.df, len(parts[1]), len(self.tiers),
+                              len(self._values), len(self._codes),
+                              -1 if self._tf is None else len(tf))  # fmt: skip
+        return b"".join(parts)
+
+    @classmethod
+    def unpacked(cls, data: bytes) -> TermData:
+        """The ``TermData`` that ``packed`` wrote; ValueError for anything else."""
+        reader = _Reader(data)
+        magic, df, nbits, ntiers, nvalues, ncodes, ntf = reader.struct(_HEAD)
+        if magic != _MAGIC or min(df, nbits, nvalues, ncodes) < 0 or nvalues < 1:
+            raise ValueError("not a packed term")
+        new = cls((), None)
+        new.df, new.bits = df, int.from_bytes(reader.take(nbits), "little")
+        tiers = []
+        for _ in range(ntiers):
+            size, npairs = reader.struct(_TIER)
+            bits = int.from_bytes(reader.take(size), "little")
+            flat = reader.floats(2 * npairs)
+            tiers.append((bits, tuple(zip(flat[::2], flat[1::2], strict=True))))
+        new.tiers = tiers
+        new._values = tuple(reader.floats(nvalues))
+        new._codes = reader.take(ncodes)
+        new._tf = None
+        if ntf >= 0:
+            slots = array("q", reader.take(8 * ntf)).tolist()
+            new._tf = dict(zip(slots, reader.floats(ntf), strict=True))
+        reader.end()
+        if new.bits.bit_count() != df or max(new._codes, default=0) >= nvalues or (
+            len(new._tf) != df or min(new._tf, default=0) < 0
+            if new._tf is not None else len(new._codes) < new.bits.bit_length()
+        ):  # fmt: skip
+            raise ValueError("a packed term's counts disagree")
+        return new
+
     def slots(self) -> Iterable[int]:
         return self._tf.keys() if self._tf is not None else slots_of(self.bits)
 
@@ -195,7 +252,40 @@ class TermData:
         return slot if self.order is None else self.order[slot]
 
 
-def _grow(lengths: list[float], size: int) -> None:
+def pack_postings(postings: Iterable[tuple[int, float, float]]) -> bytes:
+    """The pack (``TermData.packed``) of one term's postings, in slot order."""
+    return TermData(postings, None).packed()
+
+
+def _int_bytes(bits: int) -> bytes:
+    return bits.to_bytes((bits.bit_length() + 7) // 8, "little")
+
+
+class _Reader:
+    """``TermData.unpacked``'s cursor over the bytes: every read checked against the end."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data, self._at = memoryview(data), 0
+
+    def take(self, size: int) -> bytes:
+        if size < 0 or self._at + size > len(self._data):
+            raise ValueError("a packed term is cut short")
+        self._at += size
+        return bytes(self._data[self._at - size : self._at])
+
+    def struct(self, layout: struct.Struct) -> tuple[Any, ...]:
+        return layout.unpack(self.take(layout.size))
+
+    def floats(self, count: int) -> list[float]:
+        return array("d", self.take(8 * count)).tolist()
+
+    def end(self) -> None:
+        if self._at != len(self._data):
+            raise ValueError("a packed term has bytes past its end")
+
+
+def grow_lengths(lengths: list[float], size: int) -> None:
+    """Pad ``lengths`` with zeros to ``size`` slots."""
     if len(lengths) < size:
         lengths.extend([0.0] * (size - len(lengths)))
 

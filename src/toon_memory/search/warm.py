@@ -16,11 +16,12 @@ recalled in between change.
 from __future__ import annotations
 
 import weakref
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar, cast
 
 from toon_memory.model.entry import Entry
-from toon_memory.search.term_data import TermData
+from toon_memory.search.term_data import TermData, grow_lengths
 
 
 class Versioned(Protocol):
@@ -55,6 +56,18 @@ class Tracked(Protocol):
     def row_changes(self, seen: object) -> tuple[object, tuple[list[int], bool] | None]: ...
 
 
+class Packed(Protocol):
+    """What a tracked source may add so that a term no process keeps is read from a pack
+    (``TermData.packed``) instead of its postings: ``packed(term)``, the pack and the slots
+    whose postings may have changed since it was made (None: none to read), the term ``""``
+    packing every slot's length (an ``array('d')`` by slot); ``postings_at`` and
+    ``lengths_at`` read those slots again."""
+
+    def packed(self, term: str) -> tuple[bytes, list[int]] | None: ...
+    def postings_at(self, term: str, slots: Sequence[int]) -> list[tuple[int, float, float]]: ...
+    def lengths_at(self, slots: Sequence[int]) -> list[tuple[int, float]]: ...
+
+
 #: One ``search.source.Rows.rows_at`` row: (slot, id, entry, degree, family).
 Row = tuple[int, str, Entry, int, str]
 #: The token of a term a versioned source does not hold (``Versioned``).
@@ -83,6 +96,8 @@ class Warm:
         self._facts: dict[str, object] = {}
         self._seen: object = None
         self._tracked = False
+        #: ``lengths`` holds every slot's length (from the lengths pack), kept current.
+        self._all_lengths = False
 
     def catch_up(self, source: object) -> None:
         """Drop the rows and facts that changed since the last query (``Tracked``). (A
@@ -96,8 +111,11 @@ class Warm:
             self._rows.clear()
             self._derived.clear()
             self._facts.clear()
+            self._all_lengths = False
             return
         slots, facts = changed
+        if self._all_lengths and slots:
+            self._set_lengths(cast(Packed, source).lengths_at(slots))
         for slot in slots:
             self._rows.pop(slot, None)
             self._derived.pop(slot, None)
@@ -156,6 +174,8 @@ class Warm:
         if found is not None and token is not None and found[0] == token:
             return found[1]
         data = self._patched(source, term, found, token)
+        if data is None:
+            data = self._unpacked(source, term)
         if data is None and only and term not in self.partial:
             self.partial.add(term)
             return TermData(source.postings_in(term, only), self.lengths)
@@ -175,6 +195,47 @@ class Warm:
             return None
         changes = term_changes(term, found[0], token)
         return None if changes is None else found[1].patched(changes, self.lengths)
+
+    def _unpacked(self, source: object, term: str) -> TermData | None:
+        """The term read from its pack (``Packed``), the slots changed since read again;
+        None when the source has no usable pack of it (or of the lengths)."""
+        if not self._tracked or not callable(getattr(source, "packed", None)):
+            return None
+        packs = cast(Packed, source)
+        if not self._all_lengths and not self._unpack_lengths(packs):
+            return None
+        found = packs.packed(term)
+        if found is None:
+            return None
+        blob, changed = found
+        try:
+            data = TermData.unpacked(blob)
+        except ValueError:
+            return None
+        if not changed:
+            return data
+        now = {slot: (tf, length) for slot, tf, length in packs.postings_at(term, changed)}
+        return data.patched([(slot, *now.get(slot, (None, 0.0))) for slot in changed],
+                            self.lengths)  # fmt: skip
+
+    def _unpack_lengths(self, packs: Packed) -> bool:
+        """``lengths`` made whole from the lengths pack (``Packed``); False when none."""
+        found = packs.packed("")
+        if found is None or len(found[0]) % 8:
+            return False
+        lengths = array("d", found[0]).tolist()
+        grow_lengths(lengths, len(self.lengths))  # slots read since are re-read below, or equal
+        self.lengths[:] = lengths
+        self._set_lengths(packs.lengths_at(found[1]) if found[1] else [])
+        self._all_lengths = True
+        return True
+
+    def _set_lengths(self, rows: Iterable[tuple[int, float]]) -> None:
+        lengths = self.lengths
+        for slot, length in rows:
+            if slot >= len(lengths):
+                grow_lengths(lengths, slot + 1)
+            lengths[slot] = length
 
 
 _WARM: weakref.WeakKeyDictionary[object, Warm] = weakref.WeakKeyDictionary()

@@ -45,11 +45,11 @@ from toon_memory.store.index_bulk import (
     fill_analysing,
 )
 from toon_memory.store.index_changes import Change, TermChanges
-from toon_memory.store.index_reads import IndexReads
+from toon_memory.store.index_packs import BUSY_SECONDS, IndexPacks
 from toon_memory.store.paths import MemoryPaths
 
 #: Bump when the tables change.
-SCHEMA = 9
+SCHEMA = 10
 _TABLES = """
 CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE docs (
@@ -77,6 +77,8 @@ CREATE TABLE postings (tid INTEGER NOT NULL, slot INTEGER NOT NULL, tf REAL NOT 
 CREATE TABLE links (src INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,
     target TEXT NOT NULL, PRIMARY KEY (src, pos)) WITHOUT ROWID;
 CREATE INDEX links_target ON links (target);
+CREATE TABLE packs (term TEXT PRIMARY KEY, epoch INTEGER NOT NULL, seq INTEGER NOT NULL,
+    data BLOB NOT NULL);
 CREATE TABLE doc_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL,
     facts INTEGER NOT NULL)
 """
@@ -113,7 +115,7 @@ def drop_index(paths: MemoryPaths) -> None:
             Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
-class IndexDb(IndexReads):
+class IndexDb(IndexPacks):
     """One open index file (``open``); a ``CorpusSource`` for ``search.source``."""
 
     def __init__(self, conn: sqlite3.Connection, version: str) -> None:
@@ -146,7 +148,7 @@ class IndexDb(IndexReads):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(
-                path, timeout=30.0, isolation_level=None, check_same_thread=False
+                path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
             )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=OFF")  # derived: a crash costs a rebuild
@@ -206,7 +208,7 @@ class IndexDb(IndexReads):
     # -- writing (inside ``writing``) --------------------------------------------
     def clear(self) -> None:
         with self._untracked():
-            for table in ("docs", "terms", "postings", "links"):
+            for table in ("docs", "terms", "postings", "links", "packs"):
                 self.conn.execute(f"DELETE FROM {table}")
         self._total = 0.0
         self._changes.forget()

@@ -145,7 +145,8 @@ class ToonMemoryServer(MCPServer[Any]):
         self._project = project
         self._memory: Memory | None = None
         self._serial = threading.Lock()
-        self._garbage = Collector()
+        #: Set when this server owns its process (``own_process``).
+        self._garbage: Collector | None = None
         self._stopping = False
         self._tools: list[MCPTool] | None = None
         self._session: ServerSession | None = None
@@ -182,6 +183,8 @@ class ToonMemoryServer(MCPServer[Any]):
             with lock:
                 if abandoned.is_set() or self._stopping:
                     raise StoreError("the server is stopping")
+                if self._garbage is None:
+                    return work()
                 with self._garbage.call():
                     return work()
 
@@ -190,6 +193,14 @@ class ToonMemoryServer(MCPServer[Any]):
         except anyio.get_cancelled_exc_class():
             abandoned.set()
             raise
+
+    def own_process(self) -> None:
+        """This server is its process's one long-lived job (``toon-memory mcp``, ``serve``):
+        what each call leaves alive is frozen and cycles freed when idle
+        (``system.garbage``). Not for a server run inside another program's process
+        (freezing is process-wide)."""
+        if self._garbage is None:
+            self._garbage = Collector()
 
     def close(self, wait: float | None = None) -> bool:
         """End the session and compact the memory (no-op if never opened).
@@ -275,6 +286,7 @@ class ToonMemoryServer(MCPServer[Any]):
 
         from toon_memory.adapters.server.lines import StdinLines
 
+        self.own_process()
         lines = StdinLines(before_end=lambda: self.drain(lambda: lines.calls, END_WAIT))
         lowlevel = self._lowlevel_server
         try:

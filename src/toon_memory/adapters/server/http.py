@@ -161,6 +161,7 @@ def run(project: str | Path | None, host: str, port: int) -> NoReturn:
 
     token, generated = resolve_token(host)
     server = ToonMemoryServer(project)
+    server.own_process()
     app = Guard(server.streamable_http_app(host=host), token, allowed_hosts(host))
     shown = f"[{host}]" if ":" in host else host
     print(f"toon-memory MCP on http://{shown}:{port}/mcp", file=sys.stderr, flush=True)

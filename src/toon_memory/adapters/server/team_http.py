@@ -286,6 +286,7 @@ def run_team(team: Team, host: str, port: int, insecure: bool = False) -> NoRetu
     check_host(host, insecure)
     team.check()
     server = TeamServer(team)
+    server.own_process()
     server.listen()
     # Behind a proxy the Host header is the public name: the guard's Origin check and the
     # bearer token stand in for the SDK's Host check (DNS rebinding needs neither).

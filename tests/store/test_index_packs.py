@@ -1,0 +1,144 @@
+"""``store.index_packs``: packs made from one transaction's postings, offered with the slots
+changed since, never across a rebuild or past ``STALE_SLOTS``, made again after
+``REPACK_AFTER`` changed entries; a busy or read-only index is left as it is."""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from pathlib import Path
+
+import pytest
+from tests.store.test_index_db import _entry, _new_db
+
+from toon_memory.search.corpus import analyse
+from toon_memory.search.term_data import TermData, pack_postings
+from toon_memory.store import index_packs
+from toon_memory.store.index_db import IndexDb
+from toon_memory.store.index_packs import LENGTHS
+
+
+@pytest.fixture(autouse=True)
+def _small(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index_packs, "PACK_FROM", 3)
+    monkeypatch.setattr(index_packs, "CHECK_AFTER", 1)
+
+
+def _filled(folder: Path) -> IndexDb:
+    db = _new_db(folder)
+    with db.writing():
+        for i in range(6):
+            db.upsert(_entry(f"k{i}", ["redis", "timeout"] if i % 2 else ["redis"], [], {}),
+                      analyse)  # fmt: skip
+    return db
+
+
+def _head(db: IndexDb) -> str:
+    """The term most entries hold (every entry says "redis")."""
+    return str(db.conn.execute("SELECT term FROM terms ORDER BY df DESC LIMIT 1").fetchone()[0])
+
+
+def _terms(db: IndexDb) -> set[str]:
+    return {t for (t,) in db.conn.execute("SELECT term FROM packs")}
+
+
+def test_the_common_terms_and_the_lengths_are_packed_as_their_postings(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    db.keep_packs_fresh(pack_postings)
+    with db.reading():
+        common = {t for (t,) in db.conn.execute("SELECT term FROM terms WHERE df >= 3")}
+        assert common and _terms(db) == common | {LENGTHS}
+        for term in common:
+            found = db.packed(term)
+            assert found is not None and found[1] == []
+            assert found[0] == TermData(db.postings(term), None).packed()
+        lengths = db.packed(LENGTHS)
+        assert lengths is not None
+        slots = dict(db.conn.execute("SELECT slot, len FROM docs"))
+        assert array("d", lengths[0]).tolist() == [slots.get(s, 0.0) for s in range(max(slots) + 1)]
+
+
+def test_a_pack_comes_with_the_slots_changed_since(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    db.keep_packs_fresh(pack_postings)
+    other = _new_db(tmp_path)  # another process
+    with other.writing():
+        other.upsert(_entry("k1", ["redis", "cache"], [], {}), analyse)
+        other.fold_access(other.conn.execute("SELECT id FROM docs LIMIT 1").fetchone()[0],
+                          "2026-07-14")  # an access changes no posting  # fmt: skip
+    with db.reading():
+        slot = db.conn.execute("SELECT slot FROM docs WHERE key = 'k1'").fetchone()[0]
+        found = db.packed(_head(db))
+        assert found is not None and found[1] == [slot]
+
+
+def test_no_pack_is_offered_across_a_rebuild_or_too_far_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = _filled(tmp_path)
+    monkeypatch.setattr(index_packs, "REPACK_AFTER", 1000)
+    db.keep_packs_fresh(pack_postings)
+    monkeypatch.setattr(index_packs, "STALE_SLOTS", 1)
+    with db.writing():
+        db.upsert(_entry("k1", ["redis", "cache"], [], {}), analyse)
+    with db.reading():
+        assert db.packed(_head(db)) is not None  # one slot behind
+    with db.writing():
+        db.upsert(_entry("k3", ["redis", "cache"], [], {}), analyse)
+    db.keep_packs_fresh(pack_postings)  # 2 changed entries < REPACK_AFTER: kept as they are
+    with db.reading():
+        assert db.packed(_head(db)) is None  # two slots behind
+    with db.writing():
+        entries = [_entry(f"k{i}", ["redis"], [], {}) for i in range(4)]
+        db.clear()
+        db.load_entries(entries, analyse, {})
+    with db.reading():
+        assert db.packed(_head(db)) is None and _terms(db) == set()
+
+
+def test_packs_are_made_again_after_enough_changed_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index_packs, "REPACK_AFTER", 2)
+    db = _filled(tmp_path)
+    db.keep_packs_fresh(pack_postings)
+    with db.writing():
+        db.upsert(_entry("k1", ["redis", "cache"], [], {}), analyse)
+    db.keep_packs_fresh(pack_postings)
+    with db.reading():
+        found = db.packed(_head(db))
+        assert found is not None and len(found[1]) == 1  # one entry changed: kept
+    with db.writing():
+        db.upsert(_entry("k3", ["redis", "cache"], [], {}), analyse)
+    db.keep_packs_fresh(pack_postings)
+    with db.reading():
+        found = db.packed(_head(db))
+        assert found is not None and found[1] == []  # two: made again
+        assert found[0] == TermData(db.postings(_head(db)), None).packed()
+
+
+def test_a_busy_index_is_not_waited_for(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    holder = _new_db(tmp_path)
+    holder.conn.execute("BEGIN IMMEDIATE")  # another process writes
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (db.keep_packs_fresh(pack_postings), done.set()))
+    worker.start()
+    worker.join(timeout=10)  # the connection's own timeout is 30 s
+    assert done.is_set(), "waited for the other writer"
+    holder.conn.execute("ROLLBACK")
+    with db.reading():
+        assert _terms(db) == set()
+    db.keep_packs_fresh(pack_postings)  # the writer gone: made now, waits restored
+    with db.reading():
+        assert _head(db) in _terms(db)
+    assert db.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000
+
+
+def test_a_read_only_index_is_left_as_it_is(tmp_path: Path) -> None:
+    db = _filled(tmp_path)
+    db.conn.execute("PRAGMA query_only = ON")
+    db.keep_packs_fresh(pack_postings)
+    with db.reading():
+        assert _terms(db) == set()
+        assert db.packed(_head(db)) is None
