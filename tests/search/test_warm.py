@@ -186,13 +186,20 @@ def _unpacked_db(folder: Path) -> IndexDb:
     repack=st.sampled_from([1, 1000]),
     every=st.sampled_from([1, 3]),
     same=st.booleans(),
+    zipped=st.booleans(),
 )
-@example(steps=[_A, _B, _C, "k1", _A], stale=4096, repack=1000, every=1, same=False)
-@example(steps=[_A, _B, _C, _entry("k1", ["redis", "timeout", "cache", "auth", "token"], [], {})],
-         stale=4096, repack=1, every=1, same=False)  # an entry grows: its new length is read
+@example(steps=[_A, _B, _C, "k1", _A], stale=4096, repack=1000, every=1, same=False, zipped=True)
+@example(
+    steps=[_A, _B, _C, _entry("k1", ["redis", "timeout", "cache", "auth", "token"], [], {})],
+    stale=4096,
+    repack=1,
+    every=1,
+    same=False,
+    zipped=False,
+)  # an entry grows: new length
 @settings(max_examples=60, deadline=None)
 def test_terms_read_from_packs_answer_as_their_postings(  # type: ignore[no-untyped-def]
-    steps, stale, repack, every, same
+    steps, stale, repack, every, same, zipped
 ) -> None:
     """Every term packed (``PACK_FROM`` 1) every ``every`` steps, or made again only after
     ``repack`` changed entries (``repack`` 1000: the packs fall behind and are patched
@@ -204,9 +211,10 @@ def test_terms_read_from_packs_answer_as_their_postings(  # type: ignore[no-unty
     from toon_memory.store import index_packs
 
     saved = (pipeline.PRUNE_FROM, index_packs.PACK_FROM, index_packs.STALE_SLOTS,
-             index_packs.REPACK_AFTER, index_packs.CHECK_AFTER)  # fmt: skip
+             index_packs.REPACK_AFTER, index_packs.CHECK_AFTER, index_packs.ZIP_FROM)  # fmt: skip
     pipeline.PRUNE_FROM, index_packs.PACK_FROM, index_packs.STALE_SLOTS = 0, 1, stale
     index_packs.REPACK_AFTER, index_packs.CHECK_AFTER = repack, 1
+    index_packs.ZIP_FROM = 0 if zipped else 1 << 30
     engine = Engine()
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -227,7 +235,7 @@ def test_terms_read_from_packs_answer_as_their_postings(  # type: ignore[no-unty
                 db.close()
     finally:
         (pipeline.PRUNE_FROM, index_packs.PACK_FROM, index_packs.STALE_SLOTS,
-         index_packs.REPACK_AFTER, index_packs.CHECK_AFTER) = saved  # fmt: skip
+         index_packs.REPACK_AFTER, index_packs.CHECK_AFTER, index_packs.ZIP_FROM) = saved  # fmt: skip
 
 
 def test_a_damaged_pack_is_not_read(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -245,7 +253,9 @@ def test_a_damaged_pack_is_not_read(tmp_path: Path, monkeypatch) -> None:  # typ
     db.keep_packs_fresh(pack_postings)
     with db.writing():
         assert db.conn.execute("SELECT count(*) FROM packs WHERE term != ''").fetchone()[0]
-        db.conn.execute("UPDATE packs SET data = substr(data, 1, length(data) - 3) WHERE term != ''")
+        db.conn.execute(
+            "UPDATE packs SET data = substr(data, 1, length(data) - 3) WHERE term != ''"
+        )
     asked = _recorded(db, "postings")
     want = _answers(_unpacked_db(tmp_path))
     assert _answers(db) == want

@@ -142,3 +142,20 @@ def test_a_read_only_index_is_left_as_it_is(tmp_path: Path) -> None:
     with db.reading():
         assert _terms(db) == set()
         assert db.packed(_head(db)) is None
+
+
+def test_a_big_pack_is_kept_compressed_and_a_damaged_one_is_not_offered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index_packs, "ZIP_FROM", 0)
+    db = _filled(tmp_path)
+    db.keep_packs_fresh(pack_postings)
+    with db.reading():
+        head = _head(db)
+        assert {z for (z,) in db.conn.execute("SELECT zipped FROM packs")} == {1}
+        found = db.packed(head)
+        assert found is not None and found[0] == TermData(db.postings(head), None).packed()
+    with db.writing():
+        db.conn.execute("UPDATE packs SET data = x'00ff' WHERE term = ?", (head,))
+    with db.reading():
+        assert db.packed(head) is None

@@ -49,7 +49,7 @@ from toon_memory.store.index_packs import BUSY_SECONDS, IndexPacks
 from toon_memory.store.paths import MemoryPaths
 
 #: Bump when the tables change.
-SCHEMA = 10
+SCHEMA = 11
 _TABLES = """
 CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE docs (
@@ -78,7 +78,7 @@ CREATE TABLE links (src INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NU
     target TEXT NOT NULL, PRIMARY KEY (src, pos)) WITHOUT ROWID;
 CREATE INDEX links_target ON links (target);
 CREATE TABLE packs (term TEXT PRIMARY KEY, epoch INTEGER NOT NULL, seq INTEGER NOT NULL,
-    data BLOB NOT NULL);
+    zipped INTEGER NOT NULL, data BLOB NOT NULL);
 CREATE TABLE doc_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL,
     facts INTEGER NOT NULL)
 """
