@@ -159,3 +159,13 @@ def test_a_big_pack_is_kept_compressed_and_a_damaged_one_is_not_offered(
         db.conn.execute("UPDATE packs SET data = x'00ff' WHERE term = ?", (head,))
     with db.reading():
         assert db.packed(head) is None
+
+
+def test_the_packs_leave_no_write_ahead_log_behind(tmp_path: Path) -> None:
+    """A cold process opens an index with a big WAL slowly: packing ends with a checkpoint."""
+    db = _filled(tmp_path)
+    db.checkpoint()
+    db.keep_packs_fresh(pack_postings)
+    with db.reading():
+        assert _terms(db)
+    assert (tmp_path / "index.sqlite-wal").stat().st_size == 0
