@@ -33,6 +33,13 @@ def _filled(folder: Path) -> IndexDb:
     return db
 
 
+def _packed(folder: Path) -> IndexDb:
+    """``_filled``, then its packs made."""
+    db = _filled(folder)
+    db.keep_packs_fresh(pack_postings)
+    return db
+
+
 def _head(db: IndexDb) -> str:
     """The term most entries hold (every entry says "redis")."""
     return str(db.conn.execute("SELECT term FROM terms ORDER BY df DESC LIMIT 1").fetchone()[0])
@@ -43,8 +50,7 @@ def _terms(db: IndexDb) -> set[str]:
 
 
 def test_the_common_terms_and_the_lengths_are_packed_as_their_postings(tmp_path: Path) -> None:
-    db = _filled(tmp_path)
-    db.keep_packs_fresh(pack_postings)
+    db = _packed(tmp_path)
     with db.reading():
         common = {t for (t,) in db.conn.execute("SELECT term FROM terms WHERE df >= 3")}
         assert common and _terms(db) == common | {LENGTHS}
@@ -59,8 +65,7 @@ def test_the_common_terms_and_the_lengths_are_packed_as_their_postings(tmp_path:
 
 
 def test_a_pack_comes_with_the_slots_changed_since(tmp_path: Path) -> None:
-    db = _filled(tmp_path)
-    db.keep_packs_fresh(pack_postings)
+    db = _packed(tmp_path)
     other = _new_db(tmp_path)  # another process
     with other.writing():
         other.upsert(_entry("k1", ["redis", "cache"], [], {}), analyse)
@@ -100,8 +105,7 @@ def test_packs_are_made_again_after_enough_changed_entries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(index_packs, "REPACK_AFTER", 2)
-    db = _filled(tmp_path)
-    db.keep_packs_fresh(pack_postings)
+    db = _packed(tmp_path)
     with db.writing():
         db.upsert(_entry("k1", ["redis", "cache"], [], {}), analyse)
     db.keep_packs_fresh(pack_postings)
@@ -148,8 +152,7 @@ def test_a_big_pack_is_kept_compressed_and_a_damaged_one_is_not_offered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(index_packs, "ZIP_FROM", 0)
-    db = _filled(tmp_path)
-    db.keep_packs_fresh(pack_postings)
+    db = _packed(tmp_path)
     with db.reading():
         head = _head(db)
         assert {z for (z,) in db.conn.execute("SELECT zipped FROM packs")} == {1}
