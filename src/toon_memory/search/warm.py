@@ -114,7 +114,7 @@ class Warm:
             self._all_lengths = False
             return
         slots, facts = changed
-        if self._all_lengths and slots:
+        if self._all_lengths and facts:  # a length changes only with its entry: a facts change
             self._set_lengths(cast(Packed, source).lengths_at(slots))
         for slot in slots:
             self._rows.pop(slot, None)

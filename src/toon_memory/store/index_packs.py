@@ -32,7 +32,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from toon_memory.store.index_reads import IndexReads
+from toon_memory.store.index_reads import IndexReads, chunks
 
 #: Terms with at least this many postings, and one in ``SHARE`` of the entries, are packed:
 #: a pack holds bitmaps as long as the index has slots, worth it for a common term only.
@@ -83,7 +83,7 @@ class IndexPacks(IndexReads):
     def postings_at(self, term: str, slots: Sequence[int]) -> list[tuple[int, float, float]]:
         """The postings (slot, tf, length) of ``term`` at these slots (absent ones left out)."""
         rows: list[tuple[int, float, float]] = []
-        for part in _parts(slots):
+        for part in chunks(slots):
             sql = ("SELECT slot, tf, len FROM postings WHERE tid = (SELECT tid FROM terms WHERE"
                    f" term = ?) AND slot IN ({','.join('?' * len(part))})")  # fmt: skip
             rows.extend(self.conn.execute(sql, (term, *part)).fetchall())
@@ -92,7 +92,7 @@ class IndexPacks(IndexReads):
     def lengths_at(self, slots: Sequence[int]) -> list[tuple[int, float]]:
         """(slot, weighted length) of the documents at these slots (absent ones left out)."""
         rows: list[tuple[int, float]] = []
-        for part in _parts(slots):
+        for part in chunks(slots):
             sql = f"SELECT slot, len FROM docs WHERE slot IN ({','.join('?' * len(part))})"
             rows.extend(self.conn.execute(sql, part).fetchall())
         return rows
@@ -169,8 +169,3 @@ class IndexPacks(IndexReads):
 def _stored(data: bytes) -> tuple[int, bytes]:
     """(zipped, bytes) of a pack as kept (``ZIP_FROM``)."""
     return (1, zlib.compress(data, 1)) if len(data) >= ZIP_FROM else (0, data)
-
-
-def _parts(slots: Sequence[int]) -> Iterator[list[int]]:
-    for i in range(0, len(slots), 400):
-        yield list(slots[i : i + 400])

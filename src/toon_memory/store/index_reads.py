@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import marshal
 import sqlite3
-from collections.abc import Collection, Sequence
-from typing import Any
+from collections.abc import Collection, Iterator, Sequence
+from typing import Any, TypeVar
 
 from toon_memory.model.entry import Entry
 from toon_memory.rules.stats import Alike
 
+_T = TypeVar("_T")
 #: (other id, other's graph order, the link is the node's own, its type).
 LinkRow = tuple[str, int, bool, str]
 _LINKS_OF_MANY = """
@@ -93,16 +94,14 @@ class IndexReads:
 
     def doc_ids(self, slots: Sequence[int]) -> list[str]:
         found: dict[int, str] = {}
-        for i in range(0, len(slots), 400):
-            part = list(slots[i : i + 400])
+        for part in chunks(slots):
             sql = f"SELECT slot, id FROM docs WHERE slot IN ({','.join('?' * len(part))})"
             found.update(self.conn.execute(sql, part).fetchall())
         return [found.get(slot, "") for slot in slots]
 
     def active_ids(self, slots: Sequence[int], category: str) -> list[str]:
         found: dict[int, str] = {}
-        for i in range(0, len(slots), 400):
-            part = list(slots[i : i + 400])
+        for part in chunks(slots):
             sql = (f"SELECT slot, id FROM docs WHERE slot IN ({','.join('?' * len(part))})"
                    " AND active_category = ?")  # fmt: skip
             found.update(self.conn.execute(sql, [*part, category]).fetchall())
@@ -131,8 +130,7 @@ class IndexReads:
         """(slot, id, entry, degree, family) of the documents at many slots, in one read per
         400 (``search.source.Rows``: ``doc_ids`` and a candidates' ``prefetch`` at once)."""
         rows: list[tuple[int, str, Entry, int, str]] = []
-        for i in range(0, len(slots), 400):
-            part = list(slots[i : i + 400])
+        for part in chunks(slots):
             sql = ("SELECT slot, id, body, accessed, last_accessed, degree, family FROM docs"
                    f" WHERE slot IN ({','.join('?' * len(part))})")  # fmt: skip
             for slot, doc_id, body, accessed, last, degree, family in self.conn.execute(sql, part):
@@ -158,9 +156,7 @@ class IndexReads:
 
     def _many(self, sql: str, ids: Collection[str], twice: bool = False) -> list[tuple[Any, ...]]:
         rows: list[tuple[Any, ...]] = []
-        wanted = list(ids)
-        for i in range(0, len(wanted), 400):
-            part = wanted[i : i + 400]
+        for part in chunks(list(ids)):
             marks = "(" + ",".join("?" * len(part)) + ")"
             query = sql.replace("@IDS", marks) if twice else sql + marks
             rows.extend(self.conn.execute(query, part * 2 if twice else part).fetchall())
@@ -247,6 +243,12 @@ class IndexReads:
 
     def _set_meta(self, name: str, value: str) -> None:
         self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
+
+
+def chunks(items: Sequence[_T]) -> Iterator[list[_T]]:
+    """``items`` a SQL statement's worth at a time (400 bound parameters)."""
+    for i in range(0, len(items), 400):
+        yield list(items[i : i + 400])
 
 
 def row_entry(body: bytes, accessed: int, last_accessed: str) -> Entry:

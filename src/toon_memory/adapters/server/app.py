@@ -183,9 +183,7 @@ class ToonMemoryServer(MCPServer[Any]):
             with lock:
                 if abandoned.is_set() or self._stopping:
                     raise StoreError("the server is stopping")
-                if self._garbage is None:
-                    return work()
-                with self._garbage.call():
+                with self._garbage.call() if self._garbage else contextlib.nullcontext():
                     return work()
 
         try:
