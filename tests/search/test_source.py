@@ -85,3 +85,30 @@ def test_a_query_corpus_is_freed_when_dropped_without_a_collection(
         assert ref() is None
     finally:
         gc.enable()
+
+
+def test_a_query_reads_the_entries_of_its_answer_only(tmp_path: Path) -> None:
+    """Candidates are ranked from their rows (key, priority, degree, family, the fields of
+    the static signals); only the entries the answer shows are read whole."""
+    many = [entry(f"redis-{i}", f"redis note {i}", importance="high" if i % 3 else "",
+                  priority=i % 5 == 0) for i in range(40)]  # fmt: skip
+    db = IndexDb.open(tmp_path / "index.sqlite", "test-1")
+    assert db is not None
+    try:
+        with db.writing():
+            db.load_entries(many, analyse, {})
+        read: list[str] = []
+        entries_of, one = db.entries_of, db.entry
+        db.entries_of = lambda ids: (read.extend(ids), entries_of(ids))[1]  # type: ignore[method-assign]
+        db.entry = lambda doc_id: (read.append(doc_id), one(doc_id))[1]  # type: ignore[method-assign]
+        opts = RecallOptions(limit=4, query="redis note")
+        with db.reading():
+            got = Ranker(SourceCorpus(db)).recall(opts, today=TODAY)
+        assert len(got.hits) == 4
+        assert sorted(read) == sorted(h.entry.id for h in got.hits)
+        want = Engine.build(many).recall(opts, today=TODAY)
+        assert [(h.entry.key, h.score) for h in got.hits] == [
+            (h.entry.key, h.score) for h in want.hits
+        ]
+    finally:
+        db.close()

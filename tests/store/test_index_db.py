@@ -27,10 +27,11 @@ _WORDS = ["redis", "cache", "timeout", "auth", "token", "deploy", "Speicherlimit
           "pods", "顺丰速运", "api", "pool", "queue", "retry"]  # fmt: skip
 _KEYS = [f"k{i}" for i in range(12)]
 _QUERIES = ["redis timeout", "auth token", "worker pool queue", "顺丰", "deploy k3", "cache",
-            "latest redis", ""]  # fmt: skip
+            "latest redis", "", "before editing src/a.py redis"]  # fmt: skip
 _OPTIONS = [{}, {"rrf": False}, {"mode": "graph", "hops": 2}, {"smart": True, "mode": "graph"},
             {"category": "bug"}, {"as_of": "2026-06-01"},
-            {"category": "decision", "as_of": "2026-06-01"}]  # fmt: skip
+            {"category": "decision", "as_of": "2026-06-01"}, {"pins": False},
+            {"path_scope": "src"}]  # fmt: skip
 
 
 def _entry(key: str, words: list[str], links: list[str], extra: dict[str, object]) -> Entry:
@@ -39,9 +40,13 @@ def _entry(key: str, words: list[str], links: list[str], extra: dict[str, object
 
 
 _extras = st.fixed_dictionaries({}, optional={
-    "category": st.sampled_from(["bug", "decision", "pattern"]),
+    "category": st.sampled_from(["bug", "decision", "pattern", "warning"]),
     "status": st.sampled_from(["active", "superseded", "obsolete"]),
-    "priority": st.sampled_from([0, 1, 2]),
+    "priority": st.sampled_from([0, 1, 2, -1]),  # -1: a hand edit (the order reads it)
+    "evidence": st.sampled_from(["verified", "conflict"]),
+    "quality": st.sampled_from([0.0, 0.35, 1.0]),
+    "file": st.sampled_from(["src/a.py", "lib/b.py"]),
+    "path_scope": st.sampled_from(["src", "lib/b.py"]),
     "ttl": st.sampled_from(["2026-07-01", "2026-08-01"]),
     "date": st.sampled_from(["2026-01-10", "2026-05-20", "2026-07-14"]),
     "importance": st.sampled_from(["critical", "low"]),

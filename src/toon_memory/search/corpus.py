@@ -77,6 +77,11 @@ class RankCorpus(Protocol):
     @property
     def family(self) -> Mapping[str, str]: ...
     @property
+    def heads(self) -> Mapping[str, tuple[int, str]]:
+        """(priority, key) of each entry: what the order reads besides the score."""
+        ...
+
+    @property
     def conditional(self) -> Collection[str]: ...
     @property
     def pinned(self) -> Collection[str]: ...
@@ -99,8 +104,9 @@ class RankCorpus(Protocol):
         others are dropped from derived data first, without reading them."""
         ...
 
-    def prefetch(self, nodes: Collection[str]) -> None:
-        """Candidates about to be fused (an on-disk corpus reads their rows at once)."""
+    def prefetch(self, nodes: Collection[str], whole: bool = False) -> None:
+        """Candidates about to be fused (an on-disk corpus reads what ranking reads of them
+        at once; ``whole``: their entries too, which the pass is about to read)."""
         ...
 
     def usage_top(
@@ -132,7 +138,11 @@ class Corpus:
     def centrality(self, node: str) -> float:
         return self.graph.centrality(node)
 
-    def prefetch(self, nodes: Collection[str]) -> None:
+    @property
+    def heads(self) -> Mapping[str, tuple[int, str]]:
+        return _Heads(self.entries)
+
+    def prefetch(self, nodes: Collection[str], whole: bool = False) -> None:
         """Nothing to do: every entry is in memory."""
 
     def usage_top(
@@ -255,3 +265,20 @@ class Corpus:
         self.index = state["index"]
         self.graph = state["graph"]
         self._bits = {}
+
+
+class _Heads(Mapping[str, tuple[int, str]]):
+    """``Corpus.heads``: read off the entries."""
+
+    def __init__(self, entries: Mapping[str, Entry]) -> None:
+        self._entries = entries
+
+    def __getitem__(self, node: str) -> tuple[int, str]:
+        entry = self._entries[node]
+        return entry.priority, entry.key
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
+from toon_memory.model.entry import Entry
 from toon_memory.search import crosslang, rank, signals
 from toon_memory.search import intent as intents
 from toon_memory.search.corpus import RankCorpus, entry_links
@@ -57,6 +58,11 @@ class RankPass:
     session_files: frozenset[str]  # normalised (``paths.normalise_path``)
     query_family: str
     named_files: frozenset[str] = frozenset()  # paths the query names, normalised
+
+    def reads_entries(self) -> bool:
+        """Whether adjusting a score reads the entry beyond its row (``_adjust``)."""
+        o = self.opts
+        return bool(o.path_scope or o.smart or self.session_files or self.named_files)
 
 
 def allowed_test(
@@ -99,6 +105,7 @@ def rank_entries(
         only = _only_category(o, history)
         relevance, hop, via, total = _matched(corpus, o, groups, weights, allowed, only)
         if intent:
+            corpus.prefetch(relevance, whole=True)
             apply_intent(corpus, relevance, hop, via, intent, allowed)
     else:
         relevance = corpus.usage_top(today, allowed, POOL)
@@ -126,10 +133,11 @@ def _order(
     then by score. Pins added without a match take at most half of the places (rounded
     down) while there are matches to fill the others."""
     limit = o.limit or 0
+    heads = corpus.heads
 
     def order_key(node: str) -> tuple[int, float, str, str]:
-        entry = corpus.entries[node]
-        return (-entry.priority if o.pins else 0, -scores[node], entry.key, node)
+        priority, key = heads[node]
+        return (-priority if o.pins else 0, -scores[node], key, node)
 
     ranked = heapq.nsmallest(limit + len(added), scores, key=order_key)
     room = max(limit // 2, limit - (len(scores) - len(added)))
@@ -233,7 +241,7 @@ def _only_category(o: RecallOptions, history: str) -> str:
 def _fuse(
     corpus: RankCorpus, relevance: dict[str, float], hop: dict[str, int], ctx: RankPass, n: int
 ) -> dict[str, float]:
-    corpus.prefetch(relevance)
+    corpus.prefetch(relevance, whole=not ctx.opts.rrf or ctx.reads_entries())
     centrality = {node: corpus.centrality(node) for node in relevance}
     if ctx.opts.rrf:
         fused = rank.rrf(relevance, centrality, n)
@@ -255,13 +263,19 @@ def _adjust(
     ``strength`` is the entry's relevance over the best one (0..1): a bonus
     helps an entry as much as the entry matches the query.
     """
-    entry = corpus.entries[node]
     bonus, quality_factor = corpus.static[node]
     if ctx.query_family and corpus.family.get(node) == ctx.query_family:
         bonus += signals.FAMILY_BONUS
-    if ctx.opts.path_scope:
+    # Without these options, what the candidate's row holds is all (no entry read).
+    entry = corpus.entries[node] if ctx.reads_entries() else None
+    if entry is not None and ctx.opts.path_scope:
         bonus += signals.context_bonus(entry, "", "", ctx.opts.path_scope)
     value *= (1.0 + bonus * max(0.0, min(strength, 1.0))) * quality_factor
+    return value if entry is None else _entry_factors(entry, value, ctx)
+
+
+def _entry_factors(entry: Entry, value: float, ctx: RankPass) -> float:
+    """``_adjust``'s session, named-file and freshness factors (they read the entry)."""
     if signals.in_session(entry, ctx.session_files):
         value *= signals.SESSION_FACTOR
     if ctx.named_files and entry.file and names_file(entry.file, ctx.named_files):
@@ -281,6 +295,7 @@ def _hits(
     today: date,
 ) -> list[Hit]:
     best = max((scores[n] for n in order), default=0.0)
+    corpus.prefetch([*order, *(via[node] for node in order if node in via)], whole=True)
     hits: list[Hit] = []
     for node in order:
         entry = corpus.entries[node]

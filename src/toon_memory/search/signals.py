@@ -138,9 +138,14 @@ def freshness(entry: Entry, today: date) -> float:
 
 def static_bonus(entry: Entry) -> float:
     """The additive adjustments that depend on the entry alone."""
-    value = IMPORTANCE_BONUS.get(entry.importance, 0.0)
-    value += EVIDENCE_BONUS.get(entry.evidence, 0.0)
-    return value + (WARNING_BONUS if entry.category == "warning" else 0.0)
+    return bonus_of(entry.importance, entry.evidence, entry.category)
+
+
+def bonus_of(importance: str, evidence: str, category: str) -> float:
+    """``static_bonus`` from the three fields it reads (an index's row holds them)."""
+    value = IMPORTANCE_BONUS.get(importance, 0.0)
+    value += EVIDENCE_BONUS.get(evidence, 0.0)
+    return value + (WARNING_BONUS if category == "warning" else 0.0)
 
 
 def context_bonus(entry: Entry, family: str, query_family: str, scope: str) -> float:
@@ -162,9 +167,13 @@ def in_session(entry: Entry, session_files: Collection[str]) -> bool:
 
 def factor(entry: Entry, session_files: Collection[str]) -> float:
     """The multiplicative adjustments of one entry (quality, session bias)."""
-    quality = min(max(entry.quality, 0.0), 1.0)
-    value = 0.9 + 0.2 * quality
+    value = quality_factor(entry.quality)
     return value * SESSION_FACTOR if in_session(entry, session_files) else value
+
+
+def quality_factor(quality: float) -> float:
+    """The factor of an entry's quality (0..1, clamped): 0.9 to 1.1."""
+    return 0.9 + 0.2 * min(max(quality, 0.0), 1.0)
 
 
 def _used(entry: Entry, today: date) -> str:

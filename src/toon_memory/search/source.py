@@ -2,12 +2,14 @@
 
 Invariant: ``SourceCorpus`` offers the ranking pipeline exactly what the in-memory
 ``Corpus`` offers (``entries``, ``index``, ``graph``, ``static``, ``family``,
-``usage``, ``conditional``, ``pinned``, ``centrality``, ``ids_of``), computed from
-a ``CorpusSource`` with the same functions (``index.term_scores``, ``signals``,
+``heads``, ``usage``, ``conditional``, ``pinned``, ``centrality``, ``ids_of``), computed
+from a ``CorpusSource`` with the same functions (``index.term_scores``, ``signals``,
 ``graph.edge_kind``), so one ranker answers over both engines and, for equal
 entries added in equal order, gives equal results. It reads lazily: a query
-touches the postings of its terms, the rows of its candidates and the links of
-the nodes it expands; nothing is read twice in one view, nothing is written.
+touches the postings of its terms, the rows of its candidates (what ranking reads of
+an entry: key, priority, degree, family and the fields of its static signals, never
+its body), the entries the answer shows or the options need, and the links of the
+nodes it expands; nothing is read twice in one view, nothing is written.
 A ``SourceCorpus`` is one query's snapshot: make a new one per query. A long-lived
 process keeps, per source, the terms' postings (``Versioned``) and the candidates' rows
 with a few counts (``Tracked``) between queries, each only while the source says it has
@@ -17,9 +19,10 @@ not changed since: what a query reads equals what a fresh process would read.
 from __future__ import annotations
 
 import heapq
+import operator
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import date
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from toon_memory.model.entry import Entry
 from toon_memory.search import signals
@@ -27,7 +30,7 @@ from toon_memory.search.graph import INVERSE, edge_kind, expand_over
 from toon_memory.search.index import Scoring
 from toon_memory.search.term_data import Lengths, TermData, bits_of
 from toon_memory.search.tokenize import script_family as family_of
-from toon_memory.search.warm import Warm, warm_of
+from toon_memory.search.warm import Row, Warm, warm_of
 
 #: One link between two nodes, seen from a node: (other id, other's graph sequence,
 #: True when the link is the node's own, its type). See ``CorpusSource.links``.
@@ -69,8 +72,15 @@ class CorpusSource(Protocol):
         ...
 
     def entries_of(self, ids: Collection[str]) -> dict[str, Entry]: ...
-    def degrees_of(self, ids: Collection[str]) -> dict[str, int]: ...
-    def families_of(self, ids: Collection[str]) -> dict[str, str]: ...
+    def rows_at(self, slots: Sequence[int]) -> list[Row]:
+        """What ranking reads of the documents at many slots (``search.warm.Row``: no
+        entry body), any order, unknown slots left out."""
+        ...
+
+    def rows_of(self, ids: Collection[str]) -> list[Row]:
+        """``rows_at`` by id."""
+        ...
+
     def links_of(self, ids: Collection[str]) -> dict[str, tuple[int, list[LinkRow]]]:
         """``(seq, links)`` of many nodes in one read (``seq`` and ``links`` of each)."""
         ...
@@ -98,23 +108,13 @@ class CorpusSource(Protocol):
 _CHUNK = 500
 
 
-class Rows(Protocol):
-    """What a source may add so that the candidates' ids and rows come in one read:
-    ``(slot, id, entry, degree, family)`` of each known slot (any order; unknown slots
-    left out), each as ``doc_id``, ``entry``, ``degree`` and the stored family answer."""
-
-    def rows_at(self, slots: Sequence[int]) -> list[tuple[int, str, Entry, int, str]]: ...
-
-
 #: Where ``_Index.doc_ids`` hands the rows it read (``_RowKeeper``).
-RowSink = Callable[[list[tuple[int, str, Entry, int, str]]], None]
+RowSink = Callable[[list[Row]], None]
 
 
 class _Index(Scoring):
-    def __init__(self, source: CorpusSource, warm: Warm, sink: RowSink | None = None) -> None:
+    def __init__(self, source: CorpusSource, warm: Warm, sink: RowSink) -> None:
         self._source = source
-        rows_at = getattr(source, "rows_at", None)
-        self._rows_at = rows_at if callable(rows_at) and sink is not None else None
         self._rows_sink = sink
         self.warm = warm
         self.fact = warm.fact
@@ -146,15 +146,13 @@ class _Index(Scoring):
         return self._source.doc_id(slot)
 
     def doc_ids(self, slots: Sequence[int]) -> list[str]:
-        """With ``Rows``: the rows of these slots are read too (the pipeline asks for the
-        ids of its candidates, whose rows it reads next) and handed to the sink."""
-        if self._rows_at is None or self._rows_sink is None:
-            return self._source.doc_ids(slots)
+        """The rows of these slots are read too (the pipeline asks for the ids of its
+        candidates, which it ranks next) and handed to the sink."""
         rows = self.warm.rows_at(self._source, slots)
         if rows is None:
-            rows = self._rows_at(slots)
+            rows = self._source.rows_at(slots)
         self._rows_sink(rows)
-        found = {slot: doc_id for slot, doc_id, _entry, _degree, _family in rows}
+        found = {row[0]: row[1] for row in rows}
         return [found.get(slot, "") for slot in slots]
 
 
@@ -211,7 +209,7 @@ def _flip(kind: str) -> str:
 
 
 class _Entries(Mapping[str, Entry]):
-    """Entries read on first use and kept for the rest of the query."""
+    """Entries read on first use (or a batch at once: ``fetch``) and kept for the query."""
 
     def __init__(self, source: CorpusSource) -> None:
         self._source = source
@@ -226,6 +224,12 @@ class _Entries(Mapping[str, Entry]):
             self.seen[entry_id] = entry
         return entry
 
+    def fetch(self, ids: Iterable[str]) -> None:
+        """Read the entries of many ids at once (those not read yet)."""
+        wanted = [node for node in ids if node not in self.seen]
+        if wanted:
+            self.seen.update(self._source.entries_of(wanted))
+
     def __iter__(self) -> Iterator[str]:
         raise TypeError("a source corpus is not iterated whole")
 
@@ -233,70 +237,64 @@ class _Entries(Mapping[str, Entry]):
         return self._source.count()
 
 
-def _static(entry: Entry) -> tuple[float, float]:
+_V = TypeVar("_V")
+
+
+class _FromRow(Mapping[str, _V]):
+    """What ranking reads of a node: from its row when one was read (``_RowKeeper``),
+    else computed from its entry (read on first use), as ``Corpus`` computes it."""
+
+    def __init__(
+        self, rows: dict[str, Row], entries: _Entries,
+        of_row: Callable[[Row], _V], of_entry: Callable[[Entry], _V],
+    ) -> None:  # fmt: skip
+        self._rows, self._entries = rows, entries
+        self._of_row, self._of_entry = of_row, of_entry
+        self._done: dict[str, _V] = {}
+
+    def __getitem__(self, node: str) -> _V:
+        found = self._done.get(node)
+        if found is None:
+            row = self._rows.get(node)
+            value = self._of_entry(self._entries[node]) if row is None else self._of_row(row)
+            found = self._done[node] = value
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def _static_of_row(row: Row) -> tuple[float, float]:
+    return signals.bonus_of(row[7], row[8], row[9]), signals.quality_factor(row[6])
+
+
+def _static_of(entry: Entry) -> tuple[float, float]:
     return signals.static_bonus(entry), signals.factor(entry, ())
 
 
-class _Derived(Mapping[str, tuple[float, float]]):
-    """``Corpus.static`` computed on the entries a query reads (kept with the rows a
-    long-lived process keeps: ``Warm.derived``)."""
-
-    def __init__(self, entries: _Entries, warm: Warm) -> None:
-        self._entries = entries
-        self._warm = warm
-        #: The slot of each entry read with its row (``_RowKeeper``).
-        self.slots: dict[str, int] = {}
-
-    def __getitem__(self, node: str) -> tuple[float, float]:
-        entry = self._entries[node]
-        slot = self.slots.get(node)
-        return _static(entry) if slot is None else self._warm.derived(slot, entry, _static)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._entries)
-
-    def __len__(self) -> int:
-        return len(self._entries)
+def _family_of(entry: Entry) -> str:
+    return family_of(entry.content or entry.key)
 
 
-class _Families(Mapping[str, str]):
-    """``Corpus.family``: as the index stored it for prefetched nodes, else computed."""
-
-    def __init__(self, entries: _Entries) -> None:
-        self._entries = entries
-        self.known: dict[str, str] = {}
-
-    def __getitem__(self, node: str) -> str:
-        found = self.known.get(node)
-        if found is not None:
-            return found
-        entry = self._entries[node]
-        return family_of(entry.content or entry.key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._entries)
-
-    def __len__(self) -> int:
-        return len(self._entries)
+def _head_of(entry: Entry) -> tuple[int, str]:
+    return entry.priority, entry.key
 
 
 class _RowKeeper:
-    """The ``RowSink`` of a ``SourceCorpus``: rows read with their ids (``Rows``) kept as
-    ``prefetch`` would keep them. It holds the corpus's maps, not the corpus: no reference
-    cycle, so a query's corpus is freed as soon as it is dropped."""
+    """The ``RowSink`` of a ``SourceCorpus``: rows read with their ids kept by id. It
+    holds the corpus's map, not the corpus: no reference cycle, so a query's corpus is
+    freed as soon as it is dropped."""
 
-    def __init__(
-        self, entries: _Entries, static: _Derived, family: _Families, degrees: dict[str, int]
-    ) -> None:
-        self._entries, self._static, self._family, self._degrees = entries, static, family, degrees
+    def __init__(self, rows: dict[str, Row]) -> None:
+        self._rows = rows
 
-    def __call__(self, rows: list[tuple[int, str, Entry, int, str]]) -> None:
-        seen, known, slots = self._entries.seen, self._family.known, self._static.slots
-        for slot, doc_id, entry, degree, family in rows:
-            seen.setdefault(doc_id, entry)
-            slots[doc_id] = slot
-            self._degrees[doc_id] = degree
-            known[doc_id] = family
+    def __call__(self, rows: list[Row]) -> None:
+        kept = self._rows
+        for row in rows:
+            kept.setdefault(row[1], row)
 
 
 class SourceCorpus:
@@ -306,23 +304,26 @@ class SourceCorpus:
         self.source = source
         warm = warm_of(source)
         self.entries = _Entries(source)
-        self.static = _Derived(self.entries, warm)
-        self.family = _Families(self.entries)
-        self._degrees: dict[str, int] = {}
-        keep = _RowKeeper(self.entries, self.static, self.family, self._degrees)
-        self.index = _Index(source, warm, keep)
+        #: What ranking reads of the nodes whose rows were read, by id.
+        self._rows: dict[str, Row] = {}
+        rows, entries = self._rows, self.entries
+        self.static = _FromRow(rows, entries, _static_of_row, _static_of)
+        self.family = _FromRow(rows, entries, operator.itemgetter(5), _family_of)
+        self.heads = _FromRow(rows, entries, operator.itemgetter(3, 2), _head_of)
+        self.index = _Index(source, warm, _RowKeeper(rows))
         self.graph = _Graph(source)
         self.conditional = self.index.fact("conditional", source.conditional_ids)
         self.pinned = self.index.fact("pinned", source.pinned_ids)
         self._max_degree = -1
 
-    def prefetch(self, nodes: Collection[str]) -> None:
-        """Read the rows and degrees of many candidates at once (before fusing them)."""
-        wanted = [node for node in nodes if node not in self.entries.seen]
+    def prefetch(self, nodes: Collection[str], whole: bool = False) -> None:
+        """Read the rows of many candidates at once (before fusing them); ``whole``: their
+        entries too."""
+        wanted = [node for node in nodes if node not in self._rows]
         if wanted:
-            self.entries.seen.update(self.source.entries_of(wanted))
-            self._degrees.update(self.source.degrees_of(wanted))
-            self.family.known.update(self.source.families_of(wanted))
+            _RowKeeper(self._rows)(self.source.rows_of(wanted))
+        if whole:
+            self.entries.fetch(nodes)
 
     def usage_top(
         self, today: date, allowed: Callable[[str], bool], limit: int
@@ -357,9 +358,8 @@ class SourceCorpus:
         if self._max_degree < 0:
             self._max_degree = self.index.fact("max_degree", self.source.max_degree)
         top = self._max_degree
-        degree = self._degrees.get(node)
-        if degree is None:
-            degree = self._degrees[node] = self.source.degree(node)
+        row = self._rows.get(node)
+        degree = self.source.degree(node) if row is None else row[4]
         return degree / top if top else 0.0
 
     def ids_of(self, key: str) -> list[str]:

@@ -20,7 +20,6 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar, cast
 
-from toon_memory.model.entry import Entry
 from toon_memory.search.term_data import TermData, grow_lengths
 
 
@@ -50,8 +49,8 @@ class Tracked(Protocol):
     ``row_changes``: the rows' token now and, since token ``seen``, (the slots whose row
     changed, whether its facts may have: ``count``, ``conditional_ids``, ``pinned_ids``,
     ``max_degree``), or None when that is not known (then every kept row and fact goes).
-    The rows are kept decoded (~1.7 KB each): decoding 400 candidates' entries was a
-    fifth of a warm query."""
+    A kept row is what ranking reads of a candidate (``Row``, no entry body): reading
+    400 candidates' rows was a third of a first-time query at 100,000 entries."""
 
     def row_changes(self, seen: object) -> tuple[object, tuple[list[int], bool] | None]: ...
 
@@ -68,12 +67,13 @@ class Packed(Protocol):
     def lengths_at(self, slots: Sequence[int]) -> list[tuple[int, float]]: ...
 
 
-#: One ``search.source.Rows.rows_at`` row: (slot, id, entry, degree, family).
-Row = tuple[int, str, Entry, int, str]
+#: One ``search.source.Rows.rows_at`` row: what ranking reads of a candidate besides its
+#: terms: (slot, id, key, priority, degree, family, quality, importance, evidence, category).
+Row = tuple[int, str, str, int, int, str, float, str, str, str]
 #: The token of a term a versioned source does not hold (``Versioned``).
 ABSENT = "absent"
-#: Rows a process keeps between queries at most (past it, the older half goes): ~28 MB.
-ROWS_KEPT = 16_384
+#: Rows a process keeps between queries at most (past it, the older half goes): ~10 MB.
+ROWS_KEPT = 32_768
 _T = TypeVar("_T")
 
 
@@ -91,8 +91,6 @@ class Warm:
         #: Terms once read for one category only (``term_data``).
         self.partial: set[str] = set()
         self._rows: dict[int, Row] = {}
-        #: What ``derived`` computed from a kept row's entry, by slot (goes with the row).
-        self._derived: dict[int, tuple[float, float]] = {}
         self._facts: dict[str, object] = {}
         self._seen: object = None
         self._tracked = False
@@ -109,7 +107,6 @@ class Warm:
         self._seen, changed = changes(self._seen)
         if changed is None:
             self._rows.clear()
-            self._derived.clear()
             self._facts.clear()
             self._all_lengths = False
             return
@@ -118,7 +115,6 @@ class Warm:
             self._set_lengths(cast(Packed, source).lengths_at(slots))
         for slot in slots:
             self._rows.pop(slot, None)
-            self._derived.pop(slot, None)
         if facts:
             self._facts.clear()
 
@@ -143,22 +139,7 @@ class Warm:
             kept[row[0]] = row
         if len(kept) > ROWS_KEPT:  # the newest half stays (dicts keep insertion order)
             self._rows = dict(list(kept.items())[-(ROWS_KEPT // 2) :])
-            self._derived = {s: v for s, v in self._derived.items() if s in self._rows}
         return found + fresh
-
-    def derived(
-        self, slot: int, entry: Entry, compute: Callable[[Entry], tuple[float, float]]
-    ) -> tuple[float, float]:
-        """``compute(entry)`` for the entry of a kept row, kept with the row (the entry's
-        static bonus and factor: 400 candidates' every query); computed afresh for any
-        other entry."""
-        row = self._rows.get(slot)
-        if row is None or row[2] is not entry:
-            return compute(entry)
-        found = self._derived.get(slot)
-        if found is None:
-            found = self._derived[slot] = compute(entry)
-        return found
 
     def term_data(self, source: _Postings, term: str, only: str = "") -> TermData:
         """Kept across queries while the source's ``term_version`` stays the same. With

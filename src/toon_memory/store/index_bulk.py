@@ -28,7 +28,7 @@ Analysis = tuple[dict[str, float], float, list[tuple[str, str]], str]
 Analyse = Callable[[Entry], Analysis]
 #: Between the terms of a ``docs`` row's ``terms`` column.
 TERM_SEP = "\x00"
-INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 24)})"
+INSERT_DOC = f"INSERT INTO docs VALUES ({','.join('?' * 27)})"
 #: One analysed entry: (slot, entry, graph order, weighted length, terms, typed links,
 #: family).
 Document = tuple[int, Entry, int, float, list[str], list[tuple[str, str]], str]
@@ -195,7 +195,8 @@ def doc_row(
     return (slot, entry.id, entry.key, seq, length, 0, conditional, entry.priority > 0,
             entry.category if entry.active else None, entry.last_accessed,
             entry.date, entry.created, entry.accessed, pending, TERM_SEP.join(terms), body,
-            pos, family, *stat_columns(entry))  # fmt: skip
+            pos, family, *stat_columns(entry), entry.importance, entry.evidence,
+            entry.category)  # fmt: skip
 
 
 def stat_columns(entry: Entry) -> tuple[object, ...]:

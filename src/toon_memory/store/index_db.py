@@ -10,7 +10,10 @@ records (``position``): rows, postings of the analysed terms (the caller's
 ``analyse``: this layer knows no tokenizer), per-entry BM25F lengths, typed links
 as an edge table with each node's degree, the use counts folded from the
 access log, and the fields ``rules.stats`` counts (status, origin, quality, priority,
-TTL, a digest of the content: ``index_bulk.stat_columns``), with a covering index each
+TTL, a digest of the content: ``index_bulk.stat_columns``), what ranking reads of an
+entry besides its terms (key, priority, degree, family, quality, importance, evidence,
+category: ``IndexReads.rows_at``, so a candidate is ranked without its body), with a
+covering index each
 for the statistics' two ``GROUP BY`` scans (``docs_stats``, ``docs_digest``: measured,
 the two scans take ~45 ms at 100,000 entries over them, ~400 ms over the table).
 Writes happen in one transaction each, so a reader sees a whole state.
@@ -49,7 +52,7 @@ from toon_memory.store.index_packs import BUSY_SECONDS, IndexPacks
 from toon_memory.store.paths import MemoryPaths
 
 #: Bump when the tables change.
-SCHEMA = 11
+SCHEMA = 12
 _TABLES = """
 CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE docs (
@@ -59,7 +62,8 @@ CREATE TABLE docs (
     date TEXT NOT NULL, created TEXT NOT NULL, accessed INTEGER NOT NULL,
     pending INTEGER NOT NULL DEFAULT 0, terms TEXT NOT NULL, body BLOB NOT NULL,
     pos INTEGER NOT NULL, family TEXT NOT NULL, status TEXT NOT NULL, origin TEXT NOT NULL,
-    quality REAL NOT NULL, priority INTEGER NOT NULL, ttl TEXT NOT NULL, digest BLOB NOT NULL);
+    quality REAL NOT NULL, priority INTEGER NOT NULL, ttl TEXT NOT NULL, digest BLOB NOT NULL,
+    importance TEXT NOT NULL, evidence TEXT NOT NULL, category TEXT NOT NULL);
 CREATE INDEX docs_key ON docs (key);
 CREATE INDEX docs_pos ON docs (pos);
 CREATE INDEX docs_degree ON docs (degree);

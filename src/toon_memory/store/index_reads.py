@@ -18,6 +18,11 @@ from toon_memory.model.entry import Entry
 from toon_memory.rules.stats import Alike
 
 _T = TypeVar("_T")
+#: What ranking reads of an entry besides its terms: (slot, id, key, priority, degree,
+#: family, quality, importance, evidence, category).
+Row = tuple[int, str, str, int, int, str, float, str, str, str]
+_ROW = ("SELECT slot, id, key, priority, degree, family, quality, importance, evidence,"
+        " category FROM docs")  # fmt: skip
 #: (other id, other's graph order, the link is the node's own, its type).
 LinkRow = tuple[str, int, bool, str]
 _LINKS_OF_MANY = """
@@ -126,23 +131,18 @@ class IndexReads:
             found[doc_id] = row_entry(body, accessed, last)
         return found
 
-    def rows_at(self, slots: Sequence[int]) -> list[tuple[int, str, Entry, int, str]]:
-        """(slot, id, entry, degree, family) of the documents at many slots, in one read per
-        400 (``search.source.Rows``: ``doc_ids`` and a candidates' ``prefetch`` at once)."""
-        rows: list[tuple[int, str, Entry, int, str]] = []
+    def rows_at(self, slots: Sequence[int]) -> list[Row]:
+        """What ranking reads of the documents at many slots (``Row``; unknown slots left
+        out, any order), in one read per 400: a candidate ranked without its body."""
+        rows: list[Row] = []
         for part in chunks(slots):
-            sql = ("SELECT slot, id, body, accessed, last_accessed, degree, family FROM docs"
-                   f" WHERE slot IN ({','.join('?' * len(part))})")  # fmt: skip
-            for slot, doc_id, body, accessed, last, degree, family in self.conn.execute(sql, part):
-                rows.append((slot, doc_id, row_entry(body, accessed, last), degree, family))
+            sql = f"{_ROW} WHERE slot IN ({','.join('?' * len(part))})"
+            rows.extend(self.conn.execute(sql, part).fetchall())
         return rows
 
-    def families_of(self, ids: Collection[str]) -> dict[str, str]:
-        """The script family of many entries at once (``Corpus.family``)."""
-        return dict(self._many("SELECT id, family FROM docs WHERE id IN ", ids))
-
-    def degrees_of(self, ids: Collection[str]) -> dict[str, int]:
-        return dict(self._many("SELECT id, degree FROM docs WHERE id IN ", ids))
+    def rows_of(self, ids: Collection[str]) -> list[Row]:
+        """``rows_at`` by id (unknown ids left out)."""
+        return self._many(f"{_ROW} WHERE id IN ", ids)
 
     def links_of(self, ids: Collection[str]) -> dict[str, tuple[int, list[LinkRow]]]:
         """``(seq, links)`` of many nodes at once (see ``links``)."""
