@@ -17,7 +17,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from toon_memory.model.entry import Entry
@@ -58,11 +58,13 @@ class RankPass:
     session_files: frozenset[str]  # normalised (``paths.normalise_path``)
     query_family: str
     named_files: frozenset[str] = frozenset()  # paths the query names, normalised
+    #: Adjusting a score reads the entry beyond its row (``_adjust``); set from the above.
+    reads_entries: bool = field(init=False, default=False)
 
-    def reads_entries(self) -> bool:
-        """Whether adjusting a score reads the entry beyond its row (``_adjust``)."""
+    def __post_init__(self) -> None:
         o = self.opts
-        return bool(o.path_scope or o.smart or self.session_files or self.named_files)
+        reads = bool(o.path_scope or o.smart or self.session_files or self.named_files)
+        object.__setattr__(self, "reads_entries", reads)
 
 
 def allowed_test(
@@ -241,7 +243,7 @@ def _only_category(o: RecallOptions, history: str) -> str:
 def _fuse(
     corpus: RankCorpus, relevance: dict[str, float], hop: dict[str, int], ctx: RankPass, n: int
 ) -> dict[str, float]:
-    corpus.prefetch(relevance, whole=not ctx.opts.rrf or ctx.reads_entries())
+    corpus.prefetch(relevance, whole=not ctx.opts.rrf or ctx.reads_entries)
     centrality = {node: corpus.centrality(node) for node in relevance}
     if ctx.opts.rrf:
         fused = rank.rrf(relevance, centrality, n)
@@ -267,7 +269,7 @@ def _adjust(
     if ctx.query_family and corpus.family.get(node) == ctx.query_family:
         bonus += signals.FAMILY_BONUS
     # Without these options, what the candidate's row holds is all (no entry read).
-    entry = corpus.entries[node] if ctx.reads_entries() else None
+    entry = corpus.entries[node] if ctx.reads_entries else None
     if entry is not None and ctx.opts.path_scope:
         bonus += signals.context_bonus(entry, "", "", ctx.opts.path_scope)
     value *= (1.0 + bonus * max(0.0, min(strength, 1.0))) * quality_factor

@@ -253,11 +253,12 @@ class _FromRow(Mapping[str, _V]):
         self._done: dict[str, _V] = {}
 
     def __getitem__(self, node: str) -> _V:
+        row = self._rows.get(node)
+        if row is not None:
+            return self._of_row(row)
         found = self._done.get(node)
         if found is None:
-            row = self._rows.get(node)
-            value = self._of_entry(self._entries[node]) if row is None else self._of_row(row)
-            found = self._done[node] = value
+            found = self._done[node] = self._of_entry(self._entries[node])
         return found
 
     def __iter__(self) -> Iterator[str]:
