@@ -266,7 +266,7 @@ def _adjust(
     helps an entry as much as the entry matches the query.
     """
     bonus, quality_factor = corpus.static[node]
-    if ctx.query_family and corpus.family.get(node) == ctx.query_family:
+    if ctx.query_family and corpus.family[node] == ctx.query_family:
         bonus += signals.FAMILY_BONUS
     # Without these options, what the candidate's row holds is all (no entry read).
     entry = corpus.entries[node] if ctx.reads_entries else None

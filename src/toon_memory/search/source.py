@@ -19,7 +19,6 @@ not changed since: what a query reads equals what a fresh process would read.
 from __future__ import annotations
 
 import heapq
-import operator
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from typing import Protocol, TypeVar
@@ -240,36 +239,18 @@ class _Entries(Mapping[str, Entry]):
 _V = TypeVar("_V")
 
 
-class _FromRow(Mapping[str, _V]):
-    """What ranking reads of a node: from its row when one was read (``_RowKeeper``),
-    else computed from its entry (read on first use), as ``Corpus`` computes it."""
+class _FromRow(dict[str, _V]):
+    """What ranking reads of a node, by id: set from its row when one is read
+    (``_RowKeeper``), else computed from its entry on first use, as ``Corpus`` computes
+    it (a dict: the 400 candidates' lookups stay in C)."""
 
-    def __init__(
-        self, rows: dict[str, Row], entries: _Entries,
-        of_row: Callable[[Row], _V], of_entry: Callable[[Entry], _V],
-    ) -> None:  # fmt: skip
-        self._rows, self._entries = rows, entries
-        self._of_row, self._of_entry = of_row, of_entry
-        self._done: dict[str, _V] = {}
+    def __init__(self, entries: _Entries, of_entry: Callable[[Entry], _V]) -> None:
+        super().__init__()
+        self._entries, self._of_entry = entries, of_entry
 
-    def __getitem__(self, node: str) -> _V:
-        row = self._rows.get(node)
-        if row is not None:
-            return self._of_row(row)
-        found = self._done.get(node)
-        if found is None:
-            found = self._done[node] = self._of_entry(self._entries[node])
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._entries)
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
-def _static_of_row(row: Row) -> tuple[float, float]:
-    return signals.bonus_of(row[7], row[8], row[9]), signals.quality_factor(row[6])
+    def __missing__(self, node: str) -> _V:
+        value = self[node] = self._of_entry(self._entries[node])
+        return value
 
 
 def _static_of(entry: Entry) -> tuple[float, float]:
@@ -285,17 +266,25 @@ def _head_of(entry: Entry) -> tuple[int, str]:
 
 
 class _RowKeeper:
-    """The ``RowSink`` of a ``SourceCorpus``: rows read with their ids kept by id. It
-    holds the corpus's map, not the corpus: no reference cycle, so a query's corpus is
-    freed as soon as it is dropped."""
+    """The ``RowSink`` of a ``SourceCorpus``: each row read kept by id (the first one
+    read of a node), with what ranking reads of it. It holds the corpus's maps, not the
+    corpus: no reference cycle, so a query's corpus is freed as soon as it is dropped."""
 
-    def __init__(self, rows: dict[str, Row]) -> None:
-        self._rows = rows
+    def __init__(
+        self, rows: dict[str, Row], static: _FromRow[tuple[float, float]],
+        family: _FromRow[str], heads: _FromRow[tuple[int, str]],
+    ) -> None:  # fmt: skip
+        self._rows, self._static, self._family, self._heads = rows, static, family, heads
 
     def __call__(self, rows: list[Row]) -> None:
-        kept = self._rows
+        kept, static, family, heads = self._rows, self._static, self._family, self._heads
+        bonus_of, quality_factor = signals.bonus_of, signals.quality_factor
         for row in rows:
-            kept.setdefault(row[1], row)
+            node = row[1]
+            if node not in kept:
+                kept[node] = row
+                static[node] = bonus_of(row[7], row[8], row[9]), quality_factor(row[6])
+                family[node], heads[node] = row[5], (row[3], row[2])
 
 
 class SourceCorpus:
@@ -307,11 +296,11 @@ class SourceCorpus:
         self.entries = _Entries(source)
         #: What ranking reads of the nodes whose rows were read, by id.
         self._rows: dict[str, Row] = {}
-        rows, entries = self._rows, self.entries
-        self.static = _FromRow(rows, entries, _static_of_row, _static_of)
-        self.family = _FromRow(rows, entries, operator.itemgetter(5), _family_of)
-        self.heads = _FromRow(rows, entries, operator.itemgetter(3, 2), _head_of)
-        self.index = _Index(source, warm, _RowKeeper(rows))
+        self.static = _FromRow(self.entries, _static_of)
+        self.family = _FromRow(self.entries, _family_of)
+        self.heads = _FromRow(self.entries, _head_of)
+        self._keep = _RowKeeper(self._rows, self.static, self.family, self.heads)
+        self.index = _Index(source, warm, self._keep)
         self.graph = _Graph(source)
         self.conditional = self.index.fact("conditional", source.conditional_ids)
         self.pinned = self.index.fact("pinned", source.pinned_ids)
@@ -322,7 +311,7 @@ class SourceCorpus:
         entries too."""
         wanted = [node for node in nodes if node not in self._rows]
         if wanted:
-            _RowKeeper(self._rows)(self.source.rows_of(wanted))
+            self._keep(self.source.rows_of(wanted))
         if whole:
             self.entries.fetch(nodes)
 
