@@ -29,7 +29,7 @@ from toon_memory.search.graph import INVERSE, edge_kind, expand_over
 from toon_memory.search.index import Scoring
 from toon_memory.search.term_data import Lengths, TermData, bits_of
 from toon_memory.search.tokenize import script_family as family_of
-from toon_memory.search.warm import Row, Warm, warm_of
+from toon_memory.search.warm import Prepared, Row, Warm, prepared, warm_of
 
 #: One link between two nodes, seen from a node: (other id, other's graph sequence,
 #: True when the link is the node's own, its type). See ``CorpusSource.links``.
@@ -108,7 +108,7 @@ _CHUNK = 500
 
 
 #: Where ``_Index.doc_ids`` hands the rows it read (``_RowKeeper``).
-RowSink = Callable[[list[Row]], None]
+RowSink = Callable[[list[Prepared]], None]
 
 
 class _Index(Scoring):
@@ -149,7 +149,7 @@ class _Index(Scoring):
         candidates, which it ranks next) and handed to the sink."""
         rows = self.warm.rows_at(self._source, slots)
         if rows is None:
-            rows = self._source.rows_at(slots)
+            rows = [prepared(row) for row in self._source.rows_at(slots)]
         self._rows_sink(rows)
         found = {row[0]: row[1] for row in rows}
         return [found.get(slot, "") for slot in slots]
@@ -271,20 +271,17 @@ class _RowKeeper:
     corpus: no reference cycle, so a query's corpus is freed as soon as it is dropped."""
 
     def __init__(
-        self, rows: dict[str, Row], static: _FromRow[tuple[float, float]],
+        self, degrees: dict[str, int], static: _FromRow[tuple[float, float]],
         family: _FromRow[str], heads: _FromRow[tuple[int, str]],
     ) -> None:  # fmt: skip
-        self._rows, self._static, self._family, self._heads = rows, static, family, heads
+        self._degrees, self._static, self._family, self._heads = degrees, static, family, heads
 
-    def __call__(self, rows: list[Row]) -> None:
-        kept, static, family, heads = self._rows, self._static, self._family, self._heads
-        bonus_of, quality_factor = signals.bonus_of, signals.quality_factor
-        for row in rows:
-            node = row[1]
-            if node not in kept:
-                kept[node] = row
-                static[node] = bonus_of(row[7], row[8], row[9]), quality_factor(row[6])
-                family[node], heads[node] = row[5], (row[3], row[2])
+    def __call__(self, rows: list[Prepared]) -> None:
+        degrees, static, family, heads = self._degrees, self._static, self._family, self._heads
+        for _slot, node, degree, family_of_row, head, static_of_row in rows:
+            if node not in degrees:
+                degrees[node], static[node] = degree, static_of_row
+                family[node], heads[node] = family_of_row, head
 
 
 class SourceCorpus:
@@ -295,11 +292,12 @@ class SourceCorpus:
         warm = warm_of(source)
         self.entries = _Entries(source)
         #: What ranking reads of the nodes whose rows were read, by id.
-        self._rows: dict[str, Row] = {}
+        #: The degree of each node whose row was read (and so its static, family, head).
+        self._degrees: dict[str, int] = {}
         self.static = _FromRow(self.entries, _static_of)
         self.family = _FromRow(self.entries, _family_of)
         self.heads = _FromRow(self.entries, _head_of)
-        self._keep = _RowKeeper(self._rows, self.static, self.family, self.heads)
+        self._keep = _RowKeeper(self._degrees, self.static, self.family, self.heads)
         self.index = _Index(source, warm, self._keep)
         self.graph = _Graph(source)
         self.conditional = self.index.fact("conditional", source.conditional_ids)
@@ -309,9 +307,9 @@ class SourceCorpus:
     def prefetch(self, nodes: Collection[str], whole: bool = False) -> None:
         """Read the rows of many candidates at once (before fusing them); ``whole``: their
         entries too."""
-        wanted = [node for node in nodes if node not in self._rows]
+        wanted = [node for node in nodes if node not in self._degrees]
         if wanted:
-            self._keep(self.source.rows_of(wanted))
+            self._keep([prepared(row) for row in self.source.rows_of(wanted)])
         if whole:
             self.entries.fetch(nodes)
 
@@ -348,8 +346,9 @@ class SourceCorpus:
         if self._max_degree < 0:
             self._max_degree = self.index.fact("max_degree", self.source.max_degree)
         top = self._max_degree
-        row = self._rows.get(node)
-        degree = self.source.degree(node) if row is None else row[4]
+        degree = self._degrees.get(node)
+        if degree is None:
+            degree = self.source.degree(node)
         return degree / top if top else 0.0
 
     def ids_of(self, key: str) -> list[str]:

@@ -20,6 +20,7 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar, cast
 
+from toon_memory.search import signals
 from toon_memory.search.term_data import TermData, grow_lengths
 
 
@@ -67,9 +68,13 @@ class Packed(Protocol):
     def lengths_at(self, slots: Sequence[int]) -> list[tuple[int, float]]: ...
 
 
-#: One ``search.source.Rows.rows_at`` row: what ranking reads of a candidate besides its
-#: terms: (slot, id, key, priority, degree, family, quality, importance, evidence, category).
+#: One ``search.source.CorpusSource.rows_at`` row: what ranking reads of a candidate
+#: besides its terms: (slot, id, key, priority, degree, family, quality, importance,
+#: evidence, category).
 Row = tuple[int, str, str, int, int, str, float, str, str, str]
+#: A ``Row`` as ranking reads it (``prepared``): (slot, id, degree, family, (priority,
+#: key), (static bonus, quality factor)).
+Prepared = tuple[int, str, int, str, tuple[int, str], tuple[float, float]]
 #: The token of a term a versioned source does not hold (``Versioned``).
 ABSENT = "absent"
 #: Rows a process keeps between queries at most (past it, the older half goes): ~10 MB.
@@ -90,7 +95,7 @@ class Warm:
         self.lengths: list[float] = []
         #: Terms once read for one category only (``term_data``).
         self.partial: set[str] = set()
-        self._rows: dict[int, Row] = {}
+        self._rows: dict[int, Prepared] = {}
         self._facts: dict[str, object] = {}
         self._seen: object = None
         self._tracked = False
@@ -126,14 +131,14 @@ class Warm:
             self._facts[name] = read()
         return cast(_T, self._facts[name])
 
-    def rows_at(self, source: object, slots: Sequence[int]) -> list[Row] | None:
-        """The source's rows at ``slots`` (``search.source.Rows``), those kept from earlier
-        queries taken as they are; None when the source tracks no changes (``Tracked``)."""
+    def rows_at(self, source: object, slots: Sequence[int]) -> list[Prepared] | None:
+        """The source's rows at ``slots``, ``prepared`` (those kept from earlier queries
+        taken as they are); None when the source tracks no changes (``Tracked``)."""
         rows_at = getattr(source, "rows_at", None)
         if not self._tracked or not callable(rows_at):
             return None
         kept = self._rows
-        fresh: list[Row] = rows_at([slot for slot in slots if slot not in kept])
+        fresh = [prepared(row) for row in rows_at([slot for slot in slots if slot not in kept])]
         found = [kept[slot] for slot in slots if slot in kept]
         for row in fresh:
             kept[row[0]] = row
@@ -217,6 +222,14 @@ class Warm:
             if slot >= len(lengths):
                 grow_lengths(lengths, slot + 1)
             lengths[slot] = length
+
+
+def prepared(row: Row) -> Prepared:
+    """A source's row as ranking reads it (its static signals computed, as ``signals``
+    computes them of the entry): once per row read, kept with it."""
+    slot, node, key, priority, degree, family, quality, importance, evidence, category = row
+    static = signals.bonus_of(importance, evidence, category), signals.quality_factor(quality)
+    return slot, node, degree, family, (priority, key), static
 
 
 _WARM: weakref.WeakKeyDictionary[object, Warm] = weakref.WeakKeyDictionary()
