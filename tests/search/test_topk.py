@@ -36,7 +36,7 @@ def _exhaustive(index: BM25Index, groups, weights, limit):  # type: ignore[no-un
 @given(
     docs=st.lists(doc, min_size=1, max_size=120),
     removed=st.lists(st.integers(0, 200), max_size=20),
-    groups=st.lists(group, min_size=1, max_size=4),
+    groups=st.lists(group, min_size=1, max_size=9),  # many: most are bound by counting
     weighting=st.lists(weight, max_size=4),
     limit=st.sampled_from([1, 2, 5, 20, 400]),
     small=st.sampled_from([0, 3, 4096]),
@@ -49,6 +49,12 @@ def _exhaustive(index: BM25Index, groups, weights, limit):  # type: ignore[no-un
           {"a": ["w0"], "b": [], "c": ["w2"]}],
     removed=[], groups=[("w0", "w2"), ("w1",)], weighting=[], limit=1, small=3, tiered=1,
     cells=1, batch=2,
+)  # fmt: skip
+@example(  # a walk split at one group: the rest is bound by the best of what a level lacks
+    docs=[{"a": [], "b": [], "c": ["w0"]}, {"a": [], "b": [], "c": ["w0"]},
+          {"a": [], "b": [], "c": ["w1"]}],
+    removed=[], groups=[("w0",), ("w0", "w1"), ("w0", "w1")], weighting=[], limit=1, small=0,
+    tiered=1, cells=1, batch=1,
 )  # fmt: skip
 def test_the_pruned_top_equals_the_exhaustive_top(  # type: ignore[no-untyped-def]
     monkeypatch, docs, removed, groups, weighting, limit, small, tiered, cells, batch

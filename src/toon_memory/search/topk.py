@@ -24,7 +24,12 @@ pairs: BM25 rises with tf and falls with length, and IEEE rounding is monotone).
 A best-first walk over the groups' tiers ANDs bitmaps and never splits a cell whose
 bound cannot reach the k-th best score found so far (a relative margin covers the
 bound's different summation order); only the docs of the remaining cells are
-scored, small cells together, term at a time over the terms that hold them. Groups
+scored, small cells together, term at a time over the terms that hold them. The walk
+goes level by level, the slots in the most groups first: a slot in exactly ``c`` of the
+groups scores at most the sum of the ``c`` best bounds of the groups it may be in, so a
+query of many words (an entry's text, for ``remember``'s near search) no longer bounds
+every cell by the best of every group it was not split by (measured at 100,000 entries:
+10 words 117 → 28 ms, 25 words 327 → 127 ms). Groups
 with few postings are scored whole first. Counting
 matches is a popcount of the OR of the bitmaps. A filter known by slots (``restrict``:
 the active entries of one category) is one more bitmap ANDed into the count, the
@@ -218,40 +223,48 @@ class Plan:
 
     def _walk(self, large: list[int], scored: dict[int, float], heap: list[float],
               limit: int, mask: int) -> None:  # fmt: skip
-        """Best first over the cells of the large groups' tiers: a cell's bound is the sum
-        of its split groups' bounds plus the best bound of each group not split yet, so no
-        score in it is above it; a cell is split (ANDed with the next group's tiers) only
-        while its bound can reach the k-th best score found, and a leaf (split as deep as
-        ``CELLS`` allows) is scored, small ones together (``_Batch``)."""
+        """Best first over the cells of the large groups' tiers, one level at a time: the
+        slots in exactly ``c`` of the groups, most first (``_levels``). A cell's bound is
+        the sum of its split groups' bounds plus the ``c - k`` best bounds of the groups
+        not split yet (``k``: how many split groups the cell is in), so no score in it is
+        above it; a level whose best bound cannot reach the k-th best score found ends the
+        walk; a cell is split (ANDed with the next group's tiers) only while its bound can
+        reach it, and a leaf (split as deep as ``CELLS`` allows) is scored, small ones
+        together (``_Batch``)."""
         options = [self._options(g) for g in large]
         options.sort(key=lambda opts: -opts[0][1] if opts else 0.0)
-        rest = [0.0] * (len(options) + 1)
-        for d in range(len(options) - 1, -1, -1):
-            rest[d] = rest[d + 1] + (options[d][0][1] if options[d] else 0.0)
-        alls = [_or(bits for bits, _b in opts) for opts in options]
+        best = _best_sums(options)
+        alls = [_or(bits for bits, _b, _h in opts) for opts in options]
         split, order = _split_depth(options), itertools.count()
-        frontier = [(-rest[0], 0, 0, 0.0, _or(alls) & self._within & ~mask)]
         batch = _Batch(lambda bits: self._take(slots_of(bits), scored, heap, limit, large, bits))
 
         def below(bound: float) -> bool:
             return len(heap) >= limit and bound * (1.0 + _MARGIN) < heap[0]
 
-        while frontier:
-            key, _n, depth, bound, bits = heapq.heappop(frontier)
-            if below(-key) and (not batch.flush() or below(-key)):
-                return  # (what was put off is scored first: the k-th score may rise)
-            if depth == split:
-                batch.add(bits)
-                continue
-            for cell, cell_bound in (*options[depth], (~alls[depth], 0.0)):
-                sub = bits & cell
-                if sub:
-                    below_it = bound + cell_bound
-                    heapq.heappush(frontier, (-(below_it + rest[depth + 1]), next(order),
-                                              depth + 1, below_it, sub))  # fmt: skip
+        def reach(depth: int, count: int) -> float:
+            return best[depth][max(0, min(count, len(best[depth]) - 1))]
+
+        for c, level in _levels(alls, _or(alls) & self._within & ~mask):
+            if below(best[0][c]) and (not batch.flush() or below(best[0][c])):
+                break  # (what was put off is scored first: the k-th score may rise)
+            frontier = [(-best[0][c], next(order), 0, 0, 0.0, level)]
+            while frontier:
+                key, _n, depth, k, bound, bits = heapq.heappop(frontier)
+                if below(-key) and (not batch.flush() or below(-key)):
+                    break
+                if depth == split:
+                    batch.add(bits)
+                    continue
+                for cell, cell_bound, held in (*options[depth], (~alls[depth], 0.0, 0)):
+                    sub = bits & cell
+                    if sub:
+                        below_it = bound + cell_bound
+                        rest = reach(depth + 1, c - k - held)
+                        heapq.heappush(frontier, (-(below_it + rest), next(order), depth + 1,
+                                                  k + held, below_it, sub))  # fmt: skip
         batch.flush()
 
-    def _options(self, g: int) -> list[tuple[int, float]]:
+    def _options(self, g: int) -> list[tuple[int, float, int]]:
         """Disjoint cells of one group, best bound first: each (term, tier) minus better ones."""
         base, per_len = self._base, self._per_len
         pieces: list[tuple[float, int]] = []
@@ -263,13 +276,13 @@ class Plan:
                 top = max(c * tf / (tf + base + per_len * length) for tf, length in pairs)
                 pieces.append((top * scale, bits))
         pieces.sort(key=lambda piece: -piece[0])
-        cells: list[tuple[int, float]] = []
+        cells: list[tuple[int, float, int]] = []
         seen = 0
         for bound, bits in pieces:
             cell = bits & ~seen
             seen |= bits
             if cell:
-                cells.append((cell, bound))
+                cells.append((cell, bound, 1))  # (1: a slot in it is in the group)
         return cells
 
     def _ordered(
@@ -368,7 +381,31 @@ class _Part(Mapping[int, float]):
         return self._plan._union[self._g].bit_count()
 
 
-def _split_depth(options: Sequence[Sequence[tuple[int, float]]]) -> int:
+def _best_sums(options: Sequence[Sequence[tuple[int, float, int]]]) -> list[list[float]]:
+    """``[d][j]``: the sum of the ``j`` best bounds among the groups from ``d`` on (a bound
+    below 0 counted as 0: still an upper bound), for ``j`` from 0 to how many there are."""
+    tops = [max(opts[0][1], 0.0) if opts else 0.0 for opts in options]
+    sums = []
+    for d in range(len(tops) + 1):
+        ranked = sorted(tops[d:], reverse=True)
+        sums.append([sum(ranked[:j]) for j in range(len(ranked) + 1)])
+    return sums
+
+
+def _levels(groups: Sequence[int], within: int) -> Iterator[tuple[int, int]]:
+    """(c, the slots of ``within`` in exactly ``c`` of the bitmaps ``groups``), ``c`` from
+    the most down to 1, the empty levels left out: counted in C, a bitmap per count."""
+    at_least = [within] + [0] * len(groups)  # [j]: the slots in at least j of the groups
+    for i, bits in enumerate(groups, start=1):
+        for j in range(i, 0, -1):
+            at_least[j] |= at_least[j - 1] & bits
+    for c in range(len(groups), 0, -1):
+        level = at_least[c] & ~at_least[c + 1] if c < len(groups) else at_least[c]
+        if level:
+            yield c, level
+
+
+def _split_depth(options: Sequence[Sequence[tuple[int, float, int]]]) -> int:
     """How many groups (best bound first) the walk splits into cells: as many as keep the
     cells under ``CELLS``; each group past them adds its best bound to every leaf, so
     no bound is ever below a score (a query of many words is scored, never walked to
