@@ -8,7 +8,8 @@ as on a memory's first day), ``toon-memory mcp`` spawned over stdio, the handsha
 memory's derived index is built or caught up), then ``--calls`` ``memory_recall``
 calls (2-3 words drawn from the memory's own vocabulary, a fixed seed) and
 the same ``--calls`` queries again (every term they ask for kept warm: the steady
-state of a long session), then ``--calls`` ``memory_remember`` calls, each timed from request written to answer
+state of a long session), then ``--calls`` ``memory_remember`` calls and a quarter as many
+of ``LONG_WORDS`` words, each timed from request written to answer
 read (JSON-RPC over the pipe included). RSS is the server's own: ``VmHWM`` (peak)
 and ``VmRSS`` (now) from ``/proc/<pid>/status`` after 20 recalls and at the end,
 never the harness's. Medians and p95; no network. Linux only (``/proc``).
@@ -32,6 +33,9 @@ from benchmarks.core.store_bench import WORDS, _cli_rss, fake_repo, synthetic_me
 from benchmarks.retrieval.common import print_table
 
 SERVER = [sys.executable, "-m", "toon_memory", "mcp"]
+#: Words of the longer entries remembered last (an entry as agents write them: its near
+#: search is a query of all its words).
+LONG_WORDS = 40
 
 
 class Server:
@@ -110,16 +114,21 @@ def measure(n: int, calls: int, prebuilt: bool) -> list[object]:
                 "category": "decision", "key": f"warm-{i}",
                 "content": f"benchmark decision {i} about {' '.join(rng.sample(WORDS, 3))}",
             }) for i in range(calls)]  # fmt: skip
+            longer = [server.call("memory_remember", {
+                "category": "decision", "key": f"warm-long-{i}",
+                "content": " ".join(rng.choices(WORDS, k=LONG_WORDS)),
+            }) for i in range(max(5, calls // 4))]  # fmt: skip
             end = server.rss_mb()
         finally:
             server.close()
     ms = [v * 1000 for v in recalls]
     ams = [v * 1000 for v in again]
     wms = [v * 1000 for v in writes]
+    lms = [v * 1000 for v in longer]
     return [f"{n:,}", f"{first:.2f} s", f"{statistics.median(ms):.1f}", f"{_p95(ms):.1f}",
             f"{statistics.median(ams):.1f}", f"{_p95(ams):.1f}",
             f"{after_20[0]:.0f}", f"{statistics.median(wms):.1f}", f"{_p95(wms):.1f}",
-            f"{end[0]:.0f}", f"{end[1]:.0f}"]  # fmt: skip
+            f"{statistics.median(lms):.1f}", f"{end[0]:.0f}", f"{end[1]:.0f}"]  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     print("A long-lived MCP server over stdio (ms per call, round trip; RSS of the server)\n")
     print_table(["entries", "first recall", "recall p50", "p95", "same queries again p50",
                  "p95", "peak RSS MB after 20 recalls",
-                 "remember p50", "p95", "peak RSS MB at end", "RSS MB at end"], rows)  # fmt: skip
+                 "remember p50", "p95", f"remember of {LONG_WORDS} words p50",
+                 "peak RSS MB at end", "RSS MB at end"], rows)  # fmt: skip
     return 0
 
 
