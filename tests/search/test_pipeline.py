@@ -21,6 +21,7 @@ from toon_memory.search.pipeline import (
     hit_edges,
     query_terms,
     rank_entries,
+    rarest,
     read_intent,
 )
 from toon_memory.search.result import Edge, Hit
@@ -146,3 +147,34 @@ def test_a_category_query_through_the_pruned_path_answers_as_checking_every_matc
             pruned = [_summary(engine.recall(RecallOptions(query=q, limit=6, **x), today=TODAY))  # type: ignore[arg-type]
                       for q in QUERIES for x in OPTIONS]  # fmt: skip
         assert pruned == reference(engine)
+
+
+def test_the_rarest_words_ask_in_query_order() -> None:
+    """``RecallOptions.words``: the groups whose word is in the fewest entries, a word in
+    none last, ties to the earlier word, kept in the query's order."""
+    made = corpus(*(entry(f"k{i}", "redis pool " + ("cache " if i < 3 else "")
+                          + ("worker" if i == 0 else "")) for i in range(6)))  # fmt: skip
+    groups = query_terms("redis nowhere cache pool worker")
+    assert groups == [("redi",), ("nowher",), ("cach",), ("pool",), ("worker",)]
+    assert rarest(made.index, groups, 2) == [("cach",), ("worker",)]
+    assert rarest(made.index, groups, 4) == [("redi",), ("cach",), ("pool",), ("worker",)]
+    assert rarest(made.index, groups, 5) == groups
+
+
+def test_a_long_context_asks_with_its_distinctive_words() -> None:
+    """``Engine.suggest`` ranks a context by its ``SUGGEST_WORDS`` rarest words: the most
+    common word of a longer context asks for nothing (an entry matching it alone is not
+    found), where a recall of every word finds that entry."""
+    from toon_memory.search import Engine
+    from toon_memory.search.engine import SUGGEST_WORDS
+
+    rare = [f"rare{i}" for i in range(SUGGEST_WORDS)]
+    entries = [entry(f"r{i}", f"{word} wcommon") for i, word in enumerate(rare)]
+    entries += [entry(f"c{i}", "wcommon filler") for i in range(8)]
+    entries.append(entry("only-common", "wcommon"))
+    engine = Engine.build(entries)
+    context = " ".join(rare) + " wcommon"
+    found = {e.key for e in engine.suggest(context, limit=50, today=TODAY)}
+    assert found == {f"r{i}" for i in range(SUGGEST_WORDS)}
+    every = RecallOptions(query=context, limit=50, intent=False, pins=False)
+    assert "only-common" in {h.entry.key for h in engine.recall(every, today=TODAY).hits}

@@ -31,7 +31,7 @@ _QUERIES = ["redis timeout", "auth token", "worker pool queue", "顺丰", "deplo
 _OPTIONS = [{}, {"rrf": False}, {"mode": "graph", "hops": 2}, {"smart": True, "mode": "graph"},
             {"category": "bug"}, {"as_of": "2026-06-01"},
             {"category": "decision", "as_of": "2026-06-01"}, {"pins": False},
-            {"path_scope": "src"}]  # fmt: skip
+            {"path_scope": "src"}, {"words": 1}]  # fmt: skip
 
 
 def _entry(key: str, words: list[str], links: list[str], extra: dict[str, object]) -> Entry:

@@ -88,6 +88,8 @@ class RecallOptions:
     smart: bool = False
     intent: bool = True
     pins: bool = True
+    #: At most this many of the query's words ask, those in the fewest entries (0: all).
+    words: int = 0
 
     def validated(self) -> RecallOptions:
         """A checked, normalised copy; raises ``InputError(field, problem)``."""
@@ -96,6 +98,7 @@ class RecallOptions:
         hops = self._checked_hops(mode)
         limit = self._checked_limit(mode, budget)
         tokens = check_budget_tokens(self.budget_tokens)
+        words = check_whole(self.words, "words", 0)
         for name in _FLAGS:
             check_bool(getattr(self, name), name)
         from_date = _date_or_empty(self.from_date, "from_date")
@@ -112,6 +115,7 @@ class RecallOptions:
             budget=budget,
             limit=limit,
             budget_tokens=tokens,
+            words=words,
             ids=split_ids(self.ids),
             as_of=_date_or_empty(self.as_of, "as_of"),
             from_date=from_date,

@@ -24,6 +24,7 @@ from toon_memory.model.entry import Entry
 from toon_memory.search import crosslang, rank, signals
 from toon_memory.search import intent as intents
 from toon_memory.search.corpus import RankCorpus, entry_links
+from toon_memory.search.index import Scoring
 from toon_memory.search.options import RecallOptions
 from toon_memory.search.paths import named_paths, names_file, normalise_path
 from toon_memory.search.result import Edge, Hit, RecallResult
@@ -47,6 +48,20 @@ def query_terms(query: str) -> list[tuple[str, ...]]:
         if _HEX_ID.match(word) and (word,) not in groups:
             groups.append((word,))
     return groups
+
+
+def rarest(index: Scoring, groups: list[tuple[str, ...]], keep: int) -> list[tuple[str, ...]]:
+    """The ``keep`` word groups whose word is in the fewest entries (a word in none last:
+    it matches nothing), in their query order; ties go to the earlier word. A long text
+    as a query (``Engine.suggest``, ``remember``'s near search) asks for what sets it apart,
+    as a "more like this" query does, and costs what a short one costs."""
+
+    def rank(i: int) -> tuple[bool, int, int]:
+        found = index.doc_freq(groups[i][0])
+        return found == 0, found, i
+
+    chosen = sorted(sorted(range(len(groups)), key=rank)[:keep])
+    return [groups[i] for i in chosen]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +117,8 @@ def rank_entries(
     o, intent, history = read_intent(o, today)
     allowed = allowed_test(corpus, o, today, history)
     groups = query_terms(o.query)
+    if 0 < o.words < len(groups):
+        groups = rarest(corpus.index, groups, o.words)
     if groups:
         groups, weights = crosslang.expand(groups, detect_language(o.query))
         only = _only_category(o, history)

@@ -133,7 +133,7 @@ SEARCH = ToolSpec(
 
 SUGGEST = ToolSpec(
     "memory_suggest",
-    "Entries related to a free-text context.",
+    "Entries related to a free-text context (ranked by its most distinctive words).",
     (
         Param("context").on_cli(argument=True),
         Param("limit", "integer", "Max results (5)", minimum=1).on_cli(
@@ -147,7 +147,7 @@ SUGGEST = ToolSpec(
     method="suggest",
     render="results.suggested",
     command="suggest",
-    help="Entries related to a free-text context.",
+    help="Entries related to a free-text context (ranked by its most distinctive words).",
 )
 
 GRAPH_PATH = ToolSpec(
