@@ -291,7 +291,6 @@ class SourceCorpus:
         self.source = source
         warm = warm_of(source)
         self.entries = _Entries(source)
-        #: What ranking reads of the nodes whose rows were read, by id.
         #: The degree of each node whose row was read (and so its static, family, head).
         self._degrees: dict[str, int] = {}
         self.static = _FromRow(self.entries, _static_of)

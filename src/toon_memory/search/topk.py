@@ -44,6 +44,7 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from toon_memory.search import term_data
+from toon_memory.search.levels import best_sums, levels
 from toon_memory.search.term_data import Lengths, TermData, bits_of, slots_of
 
 #: A bound this close to the k-th score is not pruned (summation order may differ).
@@ -224,7 +225,7 @@ class Plan:
     def _walk(self, large: list[int], scored: dict[int, float], heap: list[float],
               limit: int, mask: int) -> None:  # fmt: skip
         """Best first over the cells of the large groups' tiers, one level at a time: the
-        slots in exactly ``c`` of the groups, most first (``_levels``). A cell's bound is
+        slots in exactly ``c`` of the groups, most first (``search.levels``). A cell's bound is
         the sum of its split groups' bounds plus the ``c - k`` best bounds of the groups
         not split yet (``k``: how many split groups the cell is in), so no score in it is
         above it; a level whose best bound cannot reach the k-th best score found ends the
@@ -233,7 +234,7 @@ class Plan:
         together (``_Batch``)."""
         options = [self._options(g) for g in large]
         options.sort(key=lambda opts: -opts[0][1] if opts else 0.0)
-        best = _best_sums(options)
+        best = best_sums([opts[0][1] if opts else 0.0 for opts in options])
         alls = [_or(bits for bits, _b, _h in opts) for opts in options]
         split, order = _split_depth(options), itertools.count()
         batch = _Batch(lambda bits: self._take(slots_of(bits), scored, heap, limit, large, bits))
@@ -244,7 +245,7 @@ class Plan:
         def reach(depth: int, count: int) -> float:
             return best[depth][max(0, min(count, len(best[depth]) - 1))]
 
-        for c, level in _levels(alls, _or(alls) & self._within & ~mask):
+        for c, level in levels(alls, _or(alls) & self._within & ~mask):
             if below(best[0][c]) and (not batch.flush() or below(best[0][c])):
                 break  # (what was put off is scored first: the k-th score may rise)
             frontier = [(-best[0][c], next(order), 0, 0, 0.0, level)]
@@ -379,30 +380,6 @@ class _Part(Mapping[int, float]):
 
     def __len__(self) -> int:
         return self._plan._union[self._g].bit_count()
-
-
-def _best_sums(options: Sequence[Sequence[tuple[int, float, int]]]) -> list[list[float]]:
-    """``[d][j]``: the sum of the ``j`` best bounds among the groups from ``d`` on (a bound
-    below 0 counted as 0: still an upper bound), for ``j`` from 0 to how many there are."""
-    tops = [max(opts[0][1], 0.0) if opts else 0.0 for opts in options]
-    sums = []
-    for d in range(len(tops) + 1):
-        ranked = sorted(tops[d:], reverse=True)
-        sums.append([sum(ranked[:j]) for j in range(len(ranked) + 1)])
-    return sums
-
-
-def _levels(groups: Sequence[int], within: int) -> Iterator[tuple[int, int]]:
-    """(c, the slots of ``within`` in exactly ``c`` of the bitmaps ``groups``), ``c`` from
-    the most down to 1, the empty levels left out: counted in C, a bitmap per count."""
-    at_least = [within] + [0] * len(groups)  # [j]: the slots in at least j of the groups
-    for i, bits in enumerate(groups, start=1):
-        for j in range(i, 0, -1):
-            at_least[j] |= at_least[j - 1] & bits
-    for c in range(len(groups), 0, -1):
-        level = at_least[c] & ~at_least[c + 1] if c < len(groups) else at_least[c]
-        if level:
-            yield c, level
 
 
 def _split_depth(options: Sequence[Sequence[tuple[int, float, int]]]) -> int:
