@@ -52,6 +52,16 @@ def entry_links(entry: Entry) -> list[tuple[str, str]]:
     return entry.link_targets() + [("relates", ref) for ref in content_refs(entry.content)]
 
 
+def entry_family(entry: Entry) -> str:
+    """The script family ``Corpus.family`` holds for an entry (its text, else its key)."""
+    return family_of(entry.content or entry.key)
+
+
+def entry_static(entry: Entry) -> tuple[float, float]:
+    """What ``Corpus.static`` holds for an entry: its static bonus and quality factor."""
+    return signals.static_bonus(entry), signals.factor(entry, ())
+
+
 def analyse(entry: Entry) -> tuple[dict[str, float], float, list[tuple[str, str]], str]:
     """What an on-disk index stores of an entry: BM25F weighted terms and length (as
     ``BM25Index.add`` computes them), the graph's typed links (as ``LinkGraph.add``
@@ -59,7 +69,7 @@ def analyse(entry: Entry) -> tuple[dict[str, float], float, list[tuple[str, str]
     ``Corpus.family`` holds it)."""
     terms, length = weighted_terms(entry_fields(entry), FIELD_WEIGHTS)
     links = [(kind, target) for kind, target in dict.fromkeys(entry_links(entry)) if target]
-    return terms, length, links, family_of(entry.content or entry.key)
+    return terms, length, links, entry_family(entry)
 
 
 class RankCorpus(Protocol):
@@ -185,8 +195,8 @@ class Corpus:
             self._unindex(entry.id)
         self._bits.clear()
         graph = self.graph
-        self.family[entry.id] = family_of(entry.content or entry.key)
-        self.static[entry.id] = (signals.static_bonus(entry), signals.factor(entry, ()))
+        self.family[entry.id] = entry_family(entry)
+        self.static[entry.id] = entry_static(entry)
         self.usage[entry.id] = signals.usage_of(entry)
         if entry.status == "active":
             self.active_category[entry.id] = entry.category

@@ -25,10 +25,10 @@ from typing import Protocol, TypeVar
 
 from toon_memory.model.entry import Entry
 from toon_memory.search import signals
+from toon_memory.search.corpus import entry_family, entry_static
 from toon_memory.search.graph import INVERSE, edge_kind, expand_over
 from toon_memory.search.index import Scoring
 from toon_memory.search.term_data import Lengths, TermData, bits_of
-from toon_memory.search.tokenize import script_family as family_of
 from toon_memory.search.warm import Prepared, Row, Warm, prepared, warm_of
 
 #: One link between two nodes, seen from a node: (other id, other's graph sequence,
@@ -253,14 +253,6 @@ class _FromRow(dict[str, _V]):
         return value
 
 
-def _static_of(entry: Entry) -> tuple[float, float]:
-    return signals.static_bonus(entry), signals.factor(entry, ())
-
-
-def _family_of(entry: Entry) -> str:
-    return family_of(entry.content or entry.key)
-
-
 def _head_of(entry: Entry) -> tuple[int, str]:
     return entry.priority, entry.key
 
@@ -293,8 +285,8 @@ class SourceCorpus:
         self.entries = _Entries(source)
         #: The degree of each node whose row was read (and so its static, family, head).
         self._degrees: dict[str, int] = {}
-        self.static = _FromRow(self.entries, _static_of)
-        self.family = _FromRow(self.entries, _family_of)
+        self.static = _FromRow(self.entries, entry_static)
+        self.family = _FromRow(self.entries, entry_family)
         self.heads = _FromRow(self.entries, _head_of)
         self._keep = _RowKeeper(self._degrees, self.static, self.family, self.heads)
         self.index = _Index(source, warm, self._keep)
