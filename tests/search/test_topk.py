@@ -43,26 +43,28 @@ def _exhaustive(index: BM25Index, groups, weights, limit):  # type: ignore[no-un
     tiered=st.sampled_from([1, 256]),
     cells=st.sampled_from([1, 6, 4096]),
     batch=st.sampled_from([1, 2, 3, 128]),
+    few=st.sampled_from([0, 2, 64]),
 )
 @example(  # the walk stops on a leaf below the k-th score with leaves put off to score
     docs=[{"a": [], "b": [], "c": ["w0"]}, {"a": [], "b": [], "c": ["w0", "w0", "w1"]},
           {"a": ["w0"], "b": [], "c": ["w2"]}],
     removed=[], groups=[("w0", "w2"), ("w1",)], weighting=[], limit=1, small=3, tiered=1,
-    cells=1, batch=2,
+    cells=1, batch=2, few=0,
 )  # fmt: skip
 @example(  # a walk split at one group: the rest is bound by the best of what a level lacks
     docs=[{"a": [], "b": [], "c": ["w0"]}, {"a": [], "b": [], "c": ["w0"]},
           {"a": [], "b": [], "c": ["w1"]}],
     removed=[], groups=[("w0",), ("w0", "w1"), ("w0", "w1")], weighting=[], limit=1, small=0,
-    tiered=1, cells=1, batch=1,
+    tiered=1, cells=1, batch=1, few=0,
 )  # fmt: skip
 def test_the_pruned_top_equals_the_exhaustive_top(  # type: ignore[no-untyped-def]
-    monkeypatch, docs, removed, groups, weighting, limit, small, tiered, cells, batch
+    monkeypatch, docs, removed, groups, weighting, limit, small, tiered, cells, batch, few
 ) -> None:
     monkeypatch.setattr(term_data, "SMALL", small)  # both halves of the walk, on small corpora
     monkeypatch.setattr(term_data, "_TIERED", tiered)
     monkeypatch.setattr(topk, "CELLS", cells)  # a walk cut short: later groups bound every leaf
     monkeypatch.setattr(topk, "BATCH", batch)  # leaves scored one by one, or a few together
+    monkeypatch.setattr(topk, "FEW", few)  # 0: every cell split (a small corpus's cells are few)
     index = _index(docs, removed)
     weights = (weighting + [{}] * len(groups))[: len(groups)]
     best, total = _exhaustive(index, groups, weights, limit)
@@ -144,6 +146,7 @@ def test_a_restricted_plan_equals_the_exhaustive_filtered_top(  # type: ignore[n
     """``restrict`` (a filter known by slots) and then ``exclude`` (the ones checked one
     by one) answer as dropping those slots from the exhaustive matches before the top."""
     monkeypatch.setattr(term_data, "SMALL", small)
+    monkeypatch.setattr(topk, "FEW", 0)  # the walk split as on a large index
     index = _index(docs, removed)
     total = rank.merge(index.score_slots(groups))
     plan = index.plan(groups)

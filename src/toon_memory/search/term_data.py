@@ -70,6 +70,8 @@ def slots_of(bits: int) -> list[int]:
 #: ``bytes.translate`` table: 1 for a non-zero byte, 0 for zero.
 _FLAGS = bytes([0] + [1] * 255)
 _BYTE_BITS = [tuple(bit for bit in range(8) if value >> bit & 1) for value in range(256)]
+#: Every one-byte tf code, in order (``unpacked`` deletes the valid ones to check the rest).
+_CODES = bytes(range(256))
 
 
 class TermData:
@@ -237,7 +239,8 @@ class TermData:
             slots = array("q", reader.take(8 * ntf)).tolist()
             new._tf = dict(zip(slots, reader.floats(ntf), strict=True))
         reader.end()
-        if new.bits.bit_count() != df or max(new._codes, default=0) >= nvalues or (
+        # (every code below ``nvalues``: what deleting those codes leaves is empty, in C)
+        if new.bits.bit_count() != df or new._codes.translate(None, _CODES[:nvalues]) or (
             len(new._tf) != df or min(new._tf, default=0) < 0
             if new._tf is not None else len(new._codes) < new.bits.bit_length()
         ):  # fmt: skip

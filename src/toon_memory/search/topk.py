@@ -54,6 +54,10 @@ CELLS = 4096
 #: Leaves of the walk are scored together until they hold this many slots: a leaf costs
 #: a pass over the bitmap and a lookup per term whatever its size, and most are small.
 BATCH = 256
+#: A cell of the walk with at most this many slots is scored, not split: splitting ANDs it
+#: with each of the next group's cells, each AND a pass over a bitmap as long as the index
+#: (measured at 100,000 entries: a remember's near search 7.9 -> 5.3 ms, ~4% more scored).
+FEW = 64
 
 #: One term of a prepared group: (data, BM25 constant c, factor or None, counts as a match).
 _Term = tuple[TermData, float, "float | None", bool]
@@ -230,8 +234,8 @@ class Plan:
         not split yet (``k``: how many split groups the cell is in), so no score in it is
         above it; a level whose best bound cannot reach the k-th best score found ends the
         walk; a cell is split (ANDed with the next group's tiers) only while its bound can
-        reach it, and a leaf (split as deep as ``CELLS`` allows) is scored, small ones
-        together (``_Batch``)."""
+        reach it, and a leaf (split as deep as ``CELLS`` allows, or of at most ``FEW``
+        slots) is scored, small ones together (``_Batch``)."""
         options = [self._options(g) for g in large]
         options.sort(key=lambda opts: -opts[0][1] if opts else 0.0)
         best = best_sums([opts[0][1] if opts else 0.0 for opts in options])
@@ -253,7 +257,7 @@ class Plan:
                 key, _n, depth, k, bound, bits = heapq.heappop(frontier)
                 if below(-key) and (not batch.flush() or below(-key)):
                     break
-                if depth == split:
+                if depth == split or bits.bit_count() <= FEW:  # a leaf
                     batch.add(bits)
                     continue
                 for cell, cell_bound, held in (*options[depth], (~alls[depth], 0.0, 0)):
