@@ -115,9 +115,13 @@ def test_kept_rows_are_read_again_only_when_they_changed(tmp_path: Path) -> None
     other = _new_db(tmp_path)
     with other.writing():
         other.fold_access(entries[2].id, "2026-07-14")
+    _answers(db)
+    assert read() == []  # an access changes no row (its use counts are not in it): kept
+    with other.writing():  # a new entry linking to k2: k2's degree changes
+        other.upsert(_entry("k9", ["redis", "timeout"], ["k2"], {}), analyse)
     other.close()
     _answers(db)
-    assert set(read()) == {db.slot(entries[2].id)}  # the one folded access, read once
+    assert set(read()) == {db.slot(entries[2].id), db.slot(db.ids_with_key("k9")[0])}
 
 
 def test_a_kept_state_lets_its_source_go(tmp_path: Path) -> None:

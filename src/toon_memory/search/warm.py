@@ -48,8 +48,9 @@ class Patching(Protocol):
 class Tracked(Protocol):
     """What a versioned source may add so that a long-lived process keeps rows too:
     ``row_changes``: the rows' token now and, since token ``seen``, (the slots whose row
-    changed, whether its facts may have: ``count``, ``conditional_ids``, ``pinned_ids``,
-    ``max_degree``), or None when that is not known (then every kept row and fact goes).
+    changed (a ``Row``: an entry's use counts are not in it), whether its facts may have:
+    ``count``, ``conditional_ids``, ``pinned_ids``, ``max_degree``), or None when that is
+    not known (then every kept row and fact goes).
     A kept row is what ranking reads of a candidate (``Row``, no entry body): reading
     400 candidates' rows was a third of a first-time query at 100,000 entries."""
 

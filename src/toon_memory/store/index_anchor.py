@@ -68,9 +68,8 @@ def fold_accesses(db: IndexDb, path: Path, start: int, stop: int | None = None) 
     except FileNotFoundError:
         return start
     whole = raw[: raw.rfind(b"\n") + 1]
-    for line in whole.decode("utf-8", "replace").splitlines():
-        entry_id, _, day = line.strip().partition(" ")
-        db.fold_access(entry_id, day)
+    lines = (line.strip().partition(" ") for line in whole.decode("utf-8", "replace").splitlines())
+    db.fold_accesses((entry_id, day) for entry_id, _, day in lines)
     return start + len(whole)
 
 

@@ -340,10 +340,14 @@ class IndexDb(IndexPacks):
 
     def fold_access(self, entry_id: str, day: str) -> None:
         """One access-log line: the entry was recalled on ``day`` (``State.fold_accesses``)."""
-        self.conn.execute(
+        self.fold_accesses([(entry_id, day)])
+
+    def fold_accesses(self, lines: Iterable[tuple[str, str]]) -> None:
+        """``fold_access`` of many (entry id, day) lines, in order, in one statement."""
+        self.conn.executemany(
             "UPDATE docs SET accessed = accessed + 1, pending = pending + 1, last_accessed ="
-            " CASE WHEN ? > last_accessed THEN ? ELSE last_accessed END WHERE id = ?",
-            (day, day, entry_id),
+            " CASE WHEN ?2 > last_accessed THEN ?2 ELSE last_accessed END WHERE id = ?1",
+            lines,
         )
 
     def _drop(self, entry_id: str, slot: int) -> None:

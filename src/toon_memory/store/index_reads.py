@@ -210,8 +210,10 @@ class IndexReads:
 
     def row_changes(self, seen: object) -> tuple[object, tuple[list[int], bool] | None]:
         """The rows' token now, and what changed since token ``seen``: (the slots whose row
-        changed, whether any count, degree, conditional or pinned flag may have), or None
-        when that is not known (another epoch, or past the kept log): read all again."""
+        as ranking reads it changed, whether any count, degree, conditional or pinned flag
+        may have), or None when that is not known (another epoch, or past the kept log):
+        read all again. An access fold changes neither (``facts`` 0): its slots are not
+        listed, so a warm process keeps the rows of the entries it just recalled."""
         epoch = self._meta("rows_epoch")
         floor = int(self._meta("rows_floor") or 0)
         if not (isinstance(seen, tuple) and seen[0] == epoch and seen[1] >= floor):
@@ -220,7 +222,8 @@ class IndexReads:
         sql = "SELECT seq, slot, facts FROM doc_changes WHERE seq > ?"
         rows = self.conn.execute(sql, (seen[1],)).fetchall()
         now = max((seq for seq, _slot, _facts in rows), default=seen[1])
-        return (epoch, now), ([slot for _seq, slot, _f in rows], any(f for *_, f in rows))
+        changed = [slot for _seq, slot, facts in rows if facts]
+        return (epoch, now), (changed, bool(changed))
 
     def stat_groups(self) -> list[tuple[Alike, int]]:
         """The entries as ``rules.stats.grouped_stats`` reads them (``_STAT_GROUPS``)."""

@@ -124,9 +124,8 @@ def _catch_up(
             elif op.kind == "del":
                 db.remove(str(op.data["id"]))
     if now[2] > have[2]:
-        for line in rows.access_lines(conn, project, have[2], now[2]):
-            entry_id, _, day = line.partition(" ")
-            db.fold_access(entry_id, day)
+        lines = (line.partition(" ") for line in rows.access_lines(conn, project, have[2], now[2]))
+        db.fold_accesses((entry_id, day) for entry_id, _, day in lines)
 
 
 def _rebuild(
