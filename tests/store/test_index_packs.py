@@ -15,7 +15,7 @@ from toon_memory.search.corpus import analyse
 from toon_memory.search.term_data import TermData, pack_postings
 from toon_memory.store import index_packs
 from toon_memory.store.index_db import IndexDb
-from toon_memory.store.index_packs import LENGTHS
+from toon_memory.store.index_packs import LENGTHS, ROWS
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +53,7 @@ def test_the_common_terms_and_the_lengths_are_packed_as_their_postings(tmp_path:
     db = _packed(tmp_path)
     with db.reading():
         common = {t for (t,) in db.conn.execute("SELECT term FROM terms WHERE df >= 3")}
-        assert common and _terms(db) == common | {LENGTHS}
+        assert common and _terms(db) == common | {LENGTHS, ROWS}
         for term in common:
             found = db.packed(term)
             assert found is not None and found[1] == []
@@ -62,6 +62,10 @@ def test_the_common_terms_and_the_lengths_are_packed_as_their_postings(tmp_path:
         assert lengths is not None
         slots = dict(db.conn.execute("SELECT slot, len FROM docs"))
         assert array("d", lengths[0]).tolist() == [slots.get(s, 0.0) for s in range(max(slots) + 1)]
+        rows = db.packed_rows()
+        assert rows is not None and rows[1] == []
+        everywhere = range(-1, max(slots) + 3)  # unknown slots on both sides left out
+        assert rows[0].rows_at(everywhere) == db.rows_at(everywhere) != []
 
 
 def test_a_pack_comes_with_the_slots_changed_since(tmp_path: Path) -> None:

@@ -4,8 +4,10 @@ Invariant: a kept thing is used only while the source says it has not changed si
 was read: a term's postings (``TermData``) while its ``term_version`` is the same, or
 brought there by the source's own changes (``Patching``); a candidate's row and the
 source's facts (count, conditional and pinned ids, the largest degree) while
-``row_changes`` names no change to them. A source that offers neither gets a new
-``Warm`` per query (nothing kept), so every query reads what a fresh process reads.
+``row_changes`` names no change to them; rows taken from a rows pack (``RowsPacked``)
+likewise: a slot changed since the pack was made, or since it was read, is read from the
+source. A source that offers neither gets a new ``Warm`` per query (nothing kept), so
+every query reads what a fresh process reads.
 
 Why: the MCP server answers many queries over one index; the terms of a query of
 common words hold ~100,000 postings and reading its 400 candidates' rows (one B-tree
@@ -69,6 +71,21 @@ class Packed(Protocol):
     def lengths_at(self, slots: Sequence[int]) -> list[tuple[int, float]]: ...
 
 
+class Columns(Protocol):
+    """Every slot's row held whole (``RowsPacked``): ``rows_at`` as the source answers."""
+
+    def rows_at(self, slots: Sequence[int]) -> list[Row]: ...
+
+
+class RowsPacked(Protocol):
+    """What a tracked source may add so that a process that ranks often reads its
+    candidates' rows from memory: ``packed_rows``, every slot's row (``Columns``) and the
+    slots whose row may have changed since they were packed (read from the source), or
+    None when there is none."""
+
+    def packed_rows(self) -> tuple[Columns, list[int]] | None: ...
+
+
 #: One ``search.source.CorpusSource.rows_at`` row: what ranking reads of a candidate
 #: besides its terms: (slot, id, key, priority, degree, family, quality, importance,
 #: evidence, category).
@@ -80,6 +97,14 @@ Prepared = tuple[int, str, int, str, tuple[int, str], tuple[float, float]]
 ABSENT = "absent"
 #: Rows a process keeps between queries at most (past it, the older half goes): ~10 MB.
 ROWS_KEPT = 32_768
+#: A process reads every row at once (``RowsPacked``) once it has read the rows of one in
+#: ``RENT`` entries one by one: a one-shot command never does (a query reads ~400), a
+#: server after a few first-time queries (at 100,000 entries: 3,125 rows one by one cost
+#: ~11 ms, the pack ~40 ms once).
+RENT = 32
+#: Rows changed since the pack was read that are read one by one at most; past it the
+#: pack is let go (and read again, fresher, after ``RENT`` more).
+STALE_ROWS = 4096
 _T = TypeVar("_T")
 
 
@@ -102,6 +127,11 @@ class Warm:
         self._tracked = False
         #: ``lengths`` holds every slot's length (from the lengths pack), kept current.
         self._all_lengths = False
+        #: Every row (``RowsPacked``), those in ``_stale`` changed since; rows read one
+        #: by one while there is none (``RENT``).
+        self._columns: Columns | None = None
+        self._stale: set[int] = set()
+        self._one_by_one = 0
 
     def catch_up(self, source: object) -> None:
         """Drop the rows and facts that changed since the last query (``Tracked``). (A
@@ -115,8 +145,13 @@ class Warm:
             self._rows.clear()
             self._facts.clear()
             self._all_lengths = False
+            self._columns = None
             return
         slots, facts = changed
+        if self._columns is not None:
+            self._stale.update(slots)
+            if len(self._stale) > STALE_ROWS:
+                self._columns, self._one_by_one = None, 0
         if self._all_lengths and facts:  # a length changes only with its entry: a facts change
             self._set_lengths(cast(Packed, source).lengths_at(slots))
         for slot in slots:
@@ -139,13 +174,41 @@ class Warm:
         if not self._tracked or not callable(rows_at):
             return None
         kept = self._rows
-        fresh = [prepared(row) for row in rows_at([slot for slot in slots if slot not in kept])]
+        missing = [slot for slot in slots if slot not in kept]
+        fresh = [prepared(row) for row in self._read_rows(source, rows_at, missing)]
         found = [kept[slot] for slot in slots if slot in kept]
         for row in fresh:
             kept[row[0]] = row
         if len(kept) > ROWS_KEPT:  # the newest half stays (dicts keep insertion order)
             self._rows = dict(list(kept.items())[-(ROWS_KEPT // 2) :])
         return found + fresh
+
+    def _read_rows(
+        self, source: object, rows_at: Callable[[Sequence[int]], list[Row]], slots: list[int]
+    ) -> list[Row]:
+        """The rows at ``slots``: from the rows pack when this process holds it (or is due
+        to read it: ``RENT``), the slots changed since from the source."""
+        if not slots:
+            return []
+        columns = self._columns
+        packed_rows = getattr(source, "packed_rows", None)
+        if columns is None and callable(packed_rows) and self._rent_paid(source):
+            found = cast(RowsPacked, source).packed_rows()
+            self._one_by_one = 0  # (none: try again after as many rows one by one)
+            if found is not None:
+                columns, self._stale = found[0], set(found[1])
+                self._columns = columns
+        if columns is None:
+            self._one_by_one += len(slots)
+            return rows_at(slots)
+        stale = self._stale
+        rows = columns.rows_at([slot for slot in slots if slot not in stale])
+        changed = [slot for slot in slots if slot in stale] if stale else []
+        return rows + rows_at(changed) if changed else rows
+
+    def _rent_paid(self, source: object) -> bool:
+        count = getattr(source, "count", None)
+        return callable(count) and self._one_by_one >= self.fact("count", count) // RENT
 
     def term_data(self, source: _Postings, term: str, only: str = "") -> TermData:
         """Kept across queries while the source's ``term_version`` stays the same. With

@@ -1,5 +1,6 @@
-"""Packs of the on-disk index (``store.index_db``): its common terms' postings and every
-slot's weighted length, each kept whole in one blob.
+"""Packs of the on-disk index (``store.index_db``): its common terms' postings, every
+slot's weighted length and every slot's ranking row (``store.row_pack``), each kept whole
+in one blob.
 
 Invariant: a pack only shortens a read; it never says more than the postings do. It is
 written inside one write transaction from that transaction's rows, with the change-log
@@ -33,6 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from toon_memory.store.index_reads import IndexReads, chunks
+from toon_memory.store.row_pack import RowColumns, pack_rows
 
 #: Terms with at least this many postings, and one in ``SHARE`` of the entries, are packed:
 #: a pack holds bitmaps as long as the index has slots, worth it for a common term only.
@@ -51,6 +53,11 @@ Pack = Callable[[Iterable[tuple[int, float, float]]], bytes]
 ZIP_FROM = 256 * 1024
 #: The term the lengths pack is kept under.
 LENGTHS = ""
+#: The term the rows pack (``store.row_pack``) is kept under (no term starts with NUL)...
+ROWS = "\x00rows"
+#: ...made for an index of at most this many slots (past it a process reads the rows of its
+#: candidates one by one: ~3 MB held per 100,000 rows).
+ROWS_UPTO = 262_144
 #: How long a write waits for another writer (the connection's timeout, ``IndexDb.open``).
 BUSY_SECONDS = 30.0
 
@@ -78,6 +85,17 @@ class IndexPacks(IndexReads):
         try:
             return (zlib.decompress(found[3]) if found[2] else bytes(found[3])), changed
         except (zlib.error, TypeError):
+            return None
+
+    def packed_rows(self) -> tuple[RowColumns, list[int]] | None:
+        """The rows pack (``store.row_pack``) and the slots changed since it was made, or
+        None when there is none to read (or it does not unpack)."""
+        found = self.packed(ROWS)
+        if found is None:
+            return None
+        try:
+            return RowColumns.unpacked(found[0]), found[1]
+        except ValueError:
             return None
 
     def postings_at(self, term: str, slots: Sequence[int]) -> list[tuple[int, float, float]]:
@@ -138,12 +156,19 @@ class IndexPacks(IndexReads):
     def _due(self) -> bool:
         checked = (self._meta("packs_checked") or "-1 0").split()
         epoch, seq = self._position()
-        return int(checked[0]) != epoch or seq - int(checked[1]) >= CHECK_AFTER
+        due = int(checked[0]) != epoch or seq - int(checked[1]) >= CHECK_AFTER
+        return due or not self._rows_packed()
+
+    def _rows_packed(self) -> bool:
+        """False for an index that should have a rows pack and has none (one packed before
+        there were rows packs: packed again)."""
+        sql = "SELECT 1 FROM packs WHERE term = ?"
+        return self._top() >= ROWS_UPTO or self.conn.execute(sql, (ROWS,)).fetchone() is not None
 
     def _repack(self, pack: Pack) -> None:
         epoch, seq = self._position()
         sql = "SELECT epoch, seq FROM packs WHERE term = ?"
-        made = self.conn.execute(sql, (LENGTHS,)).fetchone()
+        made = self.conn.execute(sql, (LENGTHS,)).fetchone() if self._rows_packed() else None
         most = max(REPACK_AFTER, self.count() // SHARE) - 1
         behind = None if made is None else self._changed_since(made[0], made[1], most)
         if behind is None:
@@ -154,13 +179,18 @@ class IndexPacks(IndexReads):
 
     def _packs(self, pack: Pack) -> Iterator[tuple[str, bytes]]:
         yield LENGTHS, self._all_lengths()
+        if self._top() < ROWS_UPTO:  # (b"": rows that cannot be packed, read one by one)
+            yield ROWS, pack_rows(self.every_row()) or b""
         sql = "SELECT term FROM terms WHERE df >= ? ORDER BY tid"
         for (term,) in self.conn.execute(sql, (max(PACK_FROM, self.count() // SHARE),)).fetchall():
             yield term, pack(self.postings(term))
 
+    def _top(self) -> int:
+        """The largest slot (-1: none)."""
+        return int(self.conn.execute("SELECT coalesce(max(slot), -1) FROM docs").fetchone()[0])
+
     def _all_lengths(self) -> bytes:
-        top = self.conn.execute("SELECT coalesce(max(slot), -1) FROM docs").fetchone()[0]
-        lengths = [0.0] * (int(top) + 1)
+        lengths = [0.0] * (self._top() + 1)
         for slot, length in self.conn.execute("SELECT slot, len FROM docs"):
             lengths[slot] = length
         return array("d", lengths).tobytes()

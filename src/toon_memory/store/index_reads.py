@@ -140,6 +140,10 @@ class IndexReads:
             rows.extend(self.conn.execute(sql, part).fetchall())
         return rows
 
+    def every_row(self) -> Iterator[Row]:
+        """``rows_at`` of every document, in one scan (any order)."""
+        return iter(self.conn.execute(_ROW))
+
     def rows_of(self, ids: Collection[str]) -> list[Row]:
         """``rows_at`` by id (unknown ids left out)."""
         return self._many(f"{_ROW} WHERE id IN ", ids)

@@ -1,0 +1,63 @@
+"""The rows pack (``store.row_pack``): every slot's ranking row in columns, read back as
+the index reads them; what it cannot say exactly is not packed, a damaged pack is refused
+or read as well-formed rows, never an error."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toon_memory.store.row_pack import RowColumns, pack_rows
+
+_text = st.text(max_size=12)
+_words = st.sampled_from(["", "latin", "cjk", "normal", "high", "décision", "警告"])
+_row = st.tuples(
+    st.text(min_size=1, max_size=12), _text, st.integers(-(2**31), 2**31 - 1),
+    st.integers(0, 2**31 - 1), _words, st.floats(allow_nan=False), _words, _words, _words,
+)  # fmt: skip
+_rows = st.dictionaries(st.integers(0, 300), _row, max_size=40).map(
+    lambda by_slot: [(slot, *row) for slot, row in by_slot.items()]
+)
+
+
+@given(rows=_rows)
+def test_packed_rows_read_back_as_they_were(rows: list[tuple]) -> None:  # type: ignore[type-arg]
+    packed = pack_rows(rows)
+    assert packed is not None
+    columns = RowColumns.unpacked(packed)
+    everywhere = range(-2, 305)  # unknown slots, on both sides, are left out
+    assert columns.rows_at(everywhere) == sorted(rows)
+    picked = [row[0] for row in rows[::2]]
+    assert columns.rows_at(picked) == [row for row in rows[::2]]  # in the order asked
+
+
+def test_what_a_pack_cannot_say_exactly_is_not_packed() -> None:
+    row = (0, "id0", "k", 0, 1, "latin", 0.5, "normal", "", "decision")
+    assert pack_rows([row]) is not None
+    assert pack_rows([(0, "", *row[2:])]) is None  # an empty id reads as an empty slot
+    assert pack_rows([(0, "id0", "k", 2**40, *row[4:])]) is None  # past 32 bits
+    many = [(i, f"id{i}", "k", 0, 0, f"family-{i}", 0.5, "", "", "note") for i in range(256)]
+    assert pack_rows(many[:255]) is not None
+    assert pack_rows(many) is None  # 256 distinct values of one field
+
+
+@given(rows=_rows, cut=st.integers(0, 10_000), flip=st.integers(0, 10_000),
+       byte=st.integers(0, 255))  # fmt: skip
+def test_a_damaged_pack_is_refused_or_well_formed(
+    rows: list[tuple], cut: int, flip: int, byte: int  # type: ignore[type-arg]
+) -> None:
+    packed = pack_rows(rows)
+    assert packed is not None
+    damaged = [packed[: cut % (len(packed) + 1)], packed + b"\x00", b"", b"RP1\x00" * 20]
+    at = flip % len(packed)
+    damaged.append(packed[:at] + bytes([byte]) + packed[at + 1 :])
+    for data in damaged:
+        if data == packed:
+            continue
+        try:
+            columns = RowColumns.unpacked(data)
+        except ValueError:
+            continue
+        for row in columns.rows_at(range(-1, columns.size + 1)):
+            assert [type(v) for v in row] == [int, str, str, int, int, str, float, str, str, str]
+            assert row[1]  # a present slot has an id
