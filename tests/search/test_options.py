@@ -56,7 +56,8 @@ def test_normalisation() -> None:
      ({"intent": "false"}, "intent"), ({"as_of": "July"}, "as_of"),
      ({"from_date": "2026-1-1"}, "from_date"), ({"to_date": "x"}, "to_date"),
      ({"from_date": "2026-02-02", "to_date": "2026-02-01"}, "to_date"),
-     ({"category": "idea"}, "category"), ({"words": -1}, "words"), ({"words": "all"}, "words")],
+     ({"category": "idea"}, "category"), ({"words": -1}, "words"), ({"words": "all"}, "words"),
+     ({"pool": 0}, "pool"), ({"pool": True}, "pool"), ({"pool": "all"}, "pool")],
 )  # fmt: skip
 def test_a_bad_value_names_its_field(changes: dict[str, object], field: str) -> None:
     with pytest.raises(InputError) as caught:

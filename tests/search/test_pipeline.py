@@ -178,3 +178,31 @@ def test_a_long_context_asks_with_its_distinctive_words() -> None:
     assert found == {f"r{i}" for i in range(SUGGEST_WORDS)}
     every = RecallOptions(query=context, limit=50, intent=False, pins=False)
     assert "only-common" in {h.entry.key for h in engine.recall(every, today=TODAY).hits}
+
+
+def test_only_the_pool_of_best_matches_is_fused(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``pool``: the best matches by relevance fused with the other signals. ``w2`` ties
+    ``a2`` on relevance and leads it on centrality (four entries link to it): fused from
+    the default pool it comes second; from a pool of 2 it is not a candidate. A suggest
+    fuses ``SUGGEST_POOL``."""
+    from toon_memory.search import Engine
+    from toon_memory.search.engine import SUGGEST_POOL
+    from toon_memory.search.options import POOL
+
+    entries = [entry("a1", "alpha alpha alpha"), entry("a2", "alpha beta gamma"),
+               entry("w2", "alpha beta gamma")]  # fmt: skip
+    entries += [entry(f"l{i}", f"note {i}", links=["w2"]) for i in range(4)]
+    engine = Engine.build(entries)
+
+    def keys(pool: int) -> list[str]:
+        opts = RecallOptions(query="alpha", limit=2, pins=False, pool=pool)
+        return [h.entry.key for h in engine.recall(opts, today=TODAY).hits]
+
+    assert keys(POOL) == keys(SUGGEST_POOL) == ["a1", "w2"]
+    assert keys(2) == ["a1", "a2"]
+    assert keys(1) == keys(2)  # never fewer than limit
+    from toon_memory.search import engine as engine_module
+
+    assert [e.key for e in engine.suggest("alpha", limit=2, today=TODAY)] == ["a1", "w2"]
+    monkeypatch.setattr(engine_module, "SUGGEST_POOL", 2)
+    assert [e.key for e in engine.suggest("alpha", limit=2, today=TODAY)] == ["a1", "a2"]

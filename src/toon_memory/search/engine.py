@@ -27,6 +27,10 @@ from toon_memory.search.result import Hit, RecallResult
 #: remember's near search is a suggest of the entry's text; every word asking made a
 #: remember of 60 words at 100,000 entries cost 0.5 s.
 SUGGEST_WORDS = 10
+#: A suggest fuses its best ``SUGGEST_POOL`` matches (a recall its best ``POOL``): the
+#: few entries it shows are among them, and a remember of an entry of common words at
+#: 100,000 entries ranked 400 in ~5 ms, 100 in ~1 ms.
+SUGGEST_POOL = 100
 
 
 class Ranker:
@@ -99,7 +103,7 @@ class Ranker:
         A context is not a question: no temporal intent is read from it.
         """
         opts = RecallOptions(query=context, limit=limit, intent=False, pins=False,
-                             words=SUGGEST_WORDS)  # fmt: skip
+                             words=SUGGEST_WORDS, pool=SUGGEST_POOL)  # fmt: skip
         return self.recall(opts, today=today).entries
 
     def smart_recall(

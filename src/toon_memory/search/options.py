@@ -45,6 +45,8 @@ BUDGETS = RECALL_BUDGETS
 _FLAT_LIMIT = {"tiny": 3, "normal": 10, "deep": 20}
 _GRAPH_LIMIT = {"tiny": 3, "normal": 6, "deep": 12}
 INDEX_LIMIT = 50
+#: Candidates fused and adjusted per query (``pool``); the rest cannot reach the top.
+POOL = 400
 MAX_LIMIT = 10_000
 GRAPH_HOPS = 2
 #: The boolean options: real booleans only (``model.checks.check_bool``).
@@ -90,6 +92,8 @@ class RecallOptions:
     pins: bool = True
     #: At most this many of the query's words ask, those in the fewest entries (0: all).
     words: int = 0
+    #: The best matches fused with the other signals (at least ``limit``).
+    pool: int = POOL
 
     def validated(self) -> RecallOptions:
         """A checked, normalised copy; raises ``InputError(field, problem)``."""
@@ -99,6 +103,7 @@ class RecallOptions:
         limit = self._checked_limit(mode, budget)
         tokens = check_budget_tokens(self.budget_tokens)
         words = check_whole(self.words, "words", 0)
+        pool = max(check_whole(self.pool, "pool", 1), limit)
         for name in _FLAGS:
             check_bool(getattr(self, name), name)
         from_date = _date_or_empty(self.from_date, "from_date")
@@ -116,6 +121,7 @@ class RecallOptions:
             limit=limit,
             budget_tokens=tokens,
             words=words,
+            pool=pool,
             ids=split_ids(self.ids),
             as_of=_date_or_empty(self.as_of, "as_of"),
             from_date=from_date,

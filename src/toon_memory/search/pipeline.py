@@ -33,8 +33,6 @@ from toon_memory.search.tokenize import detect_language, query_groups
 from toon_memory.search.tokenize import script_family as family_of
 
 _HEX_ID = re.compile(r"^[0-9a-f]{8}$")
-#: Candidates fused and adjusted per query; the rest cannot reach the top.
-POOL = 400
 #: From this many entries a query's matches are found by ``search.topk`` (same answer,
 #: fewer postings scored); below it scoring every posting is as fast.
 PRUNE_FROM = 5_000
@@ -127,7 +125,7 @@ def rank_entries(
             corpus.prefetch(relevance, whole=True)
             apply_intent(corpus, relevance, hop, via, intent, allowed)
     else:
-        relevance = corpus.usage_top(today, allowed, POOL)
+        relevance = corpus.usage_top(today, allowed, o.pool)
         hop, via, total = dict.fromkeys(relevance, -1), {}, len(relevance)
     families = family_of(o.query) if o.query else ""
     session = frozenset(map(normalise_path, session_files)) if o.session_bias else frozenset()
@@ -185,7 +183,7 @@ def _matched(
     if found is None:
         parts: Sequence[Mapping[int, float]] = index.score_slots(groups, weights)
         total = _exclude(corpus, rank.merge(parts), o, allowed, only)
-        best, count = rank.top(total, POOL), len(total)
+        best, count = rank.top(total, o.pool), len(total)
     else:
         best, total, count, parts = found
     relevance = {node: total[s] for node, s in zip(index.doc_ids(best), best, strict=True)}
@@ -197,7 +195,7 @@ def _matched(
         slots = {node: index.slot(node) for node in hop}
         by_id = [{n: p[s] for n, s in slots.items() if s is not None and s in p} for p in parts]
         relevance.update(rank.spread(corpus.graph, by_id, seeds, hop, allowed))
-        relevance = {node: relevance[node] for node in rank.top(relevance, POOL)}
+        relevance = {node: relevance[node] for node in rank.top(relevance, o.pool)}
         hop = {node: hop.get(node, 0) for node in relevance}
     return relevance, hop, via, count
 
@@ -226,7 +224,7 @@ def _pruned(
         slot = index.slot(node)
         if slot is not None and plan.holds(slot) and not allowed(node):
             plan.exclude(slot)
-    best, scores = plan.top(POOL)
+    best, scores = plan.top(o.pool)
     return best, scores, plan.count, plan.parts()
 
 
