@@ -92,7 +92,7 @@ class RecallOptions:
     pins: bool = True
     #: At most this many of the query's words ask, those in the fewest entries (0: all).
     words: int = 0
-    #: The best matches fused with the other signals (at least ``limit``).
+    #: The best matches fused with the other signals: no answer holds more, whatever ``limit``.
     pool: int = POOL
 
     def validated(self) -> RecallOptions:
@@ -103,7 +103,7 @@ class RecallOptions:
         limit = self._checked_limit(mode, budget)
         tokens = check_budget_tokens(self.budget_tokens)
         words = check_whole(self.words, "words", 0)
-        pool = max(check_whole(self.pool, "pool", 1), limit)
+        pool = check_whole(self.pool, "pool", 1)
         for name in _FLAGS:
             check_bool(getattr(self, name), name)
         from_date = _date_or_empty(self.from_date, "from_date")
