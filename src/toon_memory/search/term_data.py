@@ -22,7 +22,9 @@ from operator import itemgetter
 from typing import Any, TypeAlias
 
 #: A group whose terms hold at most this many postings is scored whole (no bitmap walk).
-SMALL = 4096
+#: (4,096 scored every match of a 10,000-entry memory, whose head words hold fewer: a
+#: remember's near search 6.5 -> 1.9 ms, a recall 2.5 -> 1.6 ms; no change at 100,000.)
+SMALL = 512
 
 #: Tier cuts, as fractions of a term's postings sorted by impact (best first).
 _CUTS = (0.005, 0.02, 0.08, 0.25)
