@@ -93,6 +93,10 @@ class RankCorpus(Protocol):
 
     @property
     def conditional(self) -> Collection[str]: ...
+    def conditional_slots(self) -> Iterable[tuple[str, int]]:
+        """(id, index slot) of each ``conditional`` entry."""
+        ...
+
     @property
     def pinned(self) -> Collection[str]: ...
     def centrality(self, node: str) -> float: ...
@@ -147,6 +151,10 @@ class Corpus:
 
     def centrality(self, node: str) -> float:
         return self.graph.centrality(node)
+
+    def conditional_slots(self) -> list[tuple[str, int]]:
+        slot = self.index.slot
+        return [(node, s) for node in self.conditional if (s := slot(node)) is not None]
 
     @property
     def heads(self) -> Mapping[str, tuple[int, str]]:

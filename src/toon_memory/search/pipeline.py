@@ -220,9 +220,8 @@ def _pruned(
         plan.restrict(corpus.category_bits(only))
     if plan is None or plan.count < len(corpus.conditional):
         return None  # as ``_exclude``: few matches are checked one by one
-    for node in corpus.conditional:
-        slot = index.slot(node)
-        if slot is not None and plan.holds(slot) and not allowed(node):
+    for node, slot in corpus.conditional_slots():
+        if plan.holds(slot) and not allowed(node):
             plan.exclude(slot)
     best, scores = plan.top(o.pool)
     return best, scores, plan.count, plan.parts()
@@ -242,9 +241,8 @@ def _exclude(
     """Drop ineligible matches (by index slot), checking as few entries as possible."""
     if _strict(o) or len(total) < len(corpus.conditional):
         return corpus.allowed_slots(total, allowed, only)
-    for node in corpus.conditional:
-        slot = corpus.index.slot(node)
-        if slot is not None and slot in total and not allowed(node):
+    for node, slot in corpus.conditional_slots():
+        if slot in total and not allowed(node):
             del total[slot]
     return total
 

@@ -87,7 +87,9 @@ class CorpusSource(Protocol):
     def degree(self, doc_id: str) -> int: ...
     def max_degree(self) -> int: ...
     def ids_with_key(self, key: str) -> list[str]: ...
-    def conditional_ids(self) -> set[str]: ...
+    def conditional_ids(self) -> Mapping[str, int]:
+        """The ids of the entries ``signals.eligible`` must check, each with its slot."""
+        ...
     def pinned_ids(self) -> set[str]: ...
     def category_counts(self) -> dict[str, int]:
         """How many active entries each category has."""
@@ -294,6 +296,9 @@ class SourceCorpus:
         self.conditional = self.index.fact("conditional", source.conditional_ids)
         self.pinned = self.index.fact("pinned", source.pinned_ids)
         self._max_degree = -1
+
+    def conditional_slots(self) -> Iterable[tuple[str, int]]:
+        return self.conditional.items()
 
     def prefetch(self, nodes: Collection[str], whole: bool = False) -> None:
         """Read the rows of many candidates at once (before fusing them); ``whole``: their

@@ -187,8 +187,9 @@ class IndexReads:
     def ids_with_key(self, key: str) -> list[str]:
         return [i for (i,) in self.conn.execute("SELECT id FROM docs WHERE key = ?", (key,))]
 
-    def conditional_ids(self) -> set[str]:
-        return {i for (i,) in self.conn.execute("SELECT id FROM docs WHERE conditional")}
+    def conditional_ids(self) -> dict[str, int]:
+        """The conditional entries' ids, each with its slot."""
+        return dict(self.conn.execute("SELECT id, slot FROM docs WHERE conditional"))
 
     def pinned_ids(self) -> set[str]:
         return {i for (i,) in self.conn.execute("SELECT id FROM docs WHERE pinned")}
