@@ -36,6 +36,7 @@ def test_what_a_pack_cannot_say_exactly_is_not_packed() -> None:
     assert pack_rows([row]) is not None
     assert pack_rows([(0, "", *row[2:])]) is None  # an empty id reads as an empty slot
     assert pack_rows([(0, "id0", "k", 2**40, *row[4:])]) is None  # past 32 bits
+    assert pack_rows([(-1, *row[1:])]) is None
     many = [(i, f"id{i}", "k", 0, 0, f"family-{i}", 0.5, "", "", "note") for i in range(256)]
     assert pack_rows(many[:255]) is not None
     assert pack_rows(many) is None  # 256 distinct values of one field

@@ -21,6 +21,9 @@ viewer): a pin is an entry like any other, shown only when it matches.
 
 Default ``limit`` when None: ``index`` 50; ``graph`` tiny 3 / normal 6 /
 deep 12; otherwise (``flat``, search, suggest) tiny 3 / normal 10 / deep 20.
+
+``pool`` (default ``POOL``, 400): how many of the best matches by relevance are fused
+with the other signals (a suggest fuses ``search.engine.SUGGEST_POOL``).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ BUDGETS = RECALL_BUDGETS
 _FLAT_LIMIT = {"tiny": 3, "normal": 10, "deep": 20}
 _GRAPH_LIMIT = {"tiny": 3, "normal": 6, "deep": 12}
 INDEX_LIMIT = 50
-#: Candidates fused and adjusted per query (``pool``); the rest cannot reach the top.
+#: Candidates fused and adjusted per query (``pool``): the best matches by relevance.
 POOL = 400
 MAX_LIMIT = 10_000
 GRAPH_HOPS = 2
@@ -92,7 +95,8 @@ class RecallOptions:
     pins: bool = True
     #: At most this many of the query's words ask, those in the fewest entries (0: all).
     words: int = 0
-    #: The best matches fused with the other signals: no answer holds more, whatever ``limit``.
+    #: The best matches fused with the other signals: the matches an answer may show,
+    #: whatever ``limit`` (a pin the query does not match may be added to them).
     pool: int = POOL
 
     def validated(self) -> RecallOptions:

@@ -90,6 +90,7 @@ class CorpusSource(Protocol):
     def conditional_ids(self) -> Mapping[str, int]:
         """The ids of the entries ``signals.eligible`` must check, each with its slot."""
         ...
+
     def pinned_ids(self) -> set[str]: ...
     def category_counts(self) -> dict[str, int]:
         """How many active entries each category has."""

@@ -56,7 +56,7 @@ LENGTHS = ""
 #: The term the rows pack (``store.row_pack``) is kept under (no term starts with NUL)...
 ROWS = "\x00rows"
 #: ...made for an index of at most this many slots (past it a process reads the rows of its
-#: candidates one by one: ~3 MB held per 100,000 rows).
+#: candidates one by one: ~4.5 MB held per 100,000 rows).
 ROWS_UPTO = 262_144
 #: How long a write waits for another writer (the connection's timeout, ``IndexDb.open``).
 BUSY_SECONDS = 30.0

@@ -5,12 +5,13 @@ Invariant: ``RowColumns.unpacked(pack_rows(rows)).rows_at(slots)`` answers what
 ``IndexReads.rows_at(slots)`` answered over the rows packed (the same tuples, unknown
 slots left out); ``unpacked`` checks the sizes, a CRC-32 of the bytes, the vocabulary
 and the codes, and refuses (``ValueError``) what ``pack_rows`` did not write, so a
-damaged pack is read as no pack. A field with more than 255 distinct values (a hand-edited file's free text)
-makes no pack (``pack_rows`` returns None): its rows are read one by one, as without it.
+damaged pack is read as no pack. A field with more than 255 distinct values (a hand-edited
+file's free text) makes no pack (``pack_rows`` returns None): its rows are read one by one,
+as without it.
 
 Why: a first-time query at 100,000 entries read its ~400 candidates' rows one B-tree
 lookup each (~1.4 ms with decoding); from columns kept in memory they cost ~0.5 ms,
-for ~4 MB held per 100,000 rows (ids and keys as UTF-8 with offsets, numbers in arrays,
+for ~4.5 MB held per 100,000 rows (ids and keys as UTF-8 with offsets, numbers in arrays,
 the four short text fields as one-byte codes).
 """
 
@@ -39,8 +40,11 @@ _OFFSET, _NUMBER = array("I").itemsize, array("i").itemsize
 def pack_rows(rows: Iterable[Row]) -> bytes | None:
     """The pack of these rows (any order, each slot once), or None when one cannot say
     exactly what they say: a coded field with more than 255 distinct values, an empty
-    id (an empty slot is packed as one), a number past 32 bits (a hand edit), text past 4 GB."""
+    id (an empty slot is packed as one), a number past 32 bits (a hand edit), text past
+    4 GB, a negative slot."""
     by_slot = {row[0]: row for row in rows}
+    if min(by_slot, default=0) < 0:
+        return None
     size = max(by_slot, default=-1) + 1
     vocab: dict[str, dict[str, int]] = {name: {} for name in _CODED}
     codes = {name: bytearray(size) for name in _CODED}
