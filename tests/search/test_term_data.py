@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.damaged import damaged
 
 from toon_memory.search import term_data
 
@@ -88,13 +89,7 @@ def test_damaged_packs_are_refused_or_read_whole_never_a_crash(
     agree (a changed tf or bound is a different but well-formed term)."""
     packed = term_data.TermData([(s, tf, n) for s, (tf, n) in sorted(postings.items())],
                                 None).packed()  # fmt: skip
-    damaged = [packed[: cut % (len(packed) + 1)], packed + b"\x00"]
-    if packed:
-        at = flip % len(packed)
-        damaged.append(packed[:at] + bytes([byte]) + packed[at + 1 :])
-    for data in damaged:
-        if data == packed:
-            continue
+    for data in damaged(packed, cut, flip, byte):
         try:
             back = term_data.TermData.unpacked(data)
         except ValueError:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.damaged import damaged
 
 from toon_memory.store.row_pack import RowColumns, pack_rows
 
@@ -49,12 +50,7 @@ def test_a_damaged_pack_is_refused_or_well_formed(
 ) -> None:
     packed = pack_rows(rows)
     assert packed is not None
-    damaged = [packed[: cut % (len(packed) + 1)], packed + b"\x00", b"", b"RP1\x00" * 20]
-    at = flip % len(packed)
-    damaged.append(packed[:at] + bytes([byte]) + packed[at + 1 :])
-    for data in damaged:
-        if data == packed:
-            continue
+    for data in [*damaged(packed, cut, flip, byte), b"", b"RP2\x00" * 20]:
         try:
             columns = RowColumns.unpacked(data)
         except ValueError:
