@@ -98,10 +98,10 @@ ABSENT = "absent"
 #: Rows a process keeps between queries at most (past it, the older half goes): ~10 MB.
 ROWS_KEPT = 32_768
 #: A process reads every row at once (``RowsPacked``) once it has read the rows of one in
-#: ``RENT`` entries one by one, about what reading them all costs: a one-shot command
-#: never does (a query reads at most 400, a brief a few thousand), a server after ~16
-#: first-time queries (at 100,000 entries: 6,250 rows one by one ~20 ms; the pack ~10 ms).
-RENT = 16
+#: ``RENT`` entries one by one: a one-shot command never does (a recall reads at most 400
+#: rows; a primer, a hook or a brief none), a server after ~4 first-time queries (at
+#: 100,000 entries: 1,562 rows one by one ~5 ms; the pack ~10 ms, ~4.5 MB).
+RENT = 64
 #: Rows changed since the pack was read that are read one by one at most; past it the
 #: pack is let go (and read again, fresher, after ``RENT`` more).
 STALE_ROWS = 4096
