@@ -17,7 +17,7 @@ _row = st.tuples(
     st.integers(0, 2**31 - 1), _words, st.floats(allow_nan=False), _words, _words, _words,
 )  # fmt: skip
 _rows = st.dictionaries(st.integers(0, 300), _row, max_size=40).map(
-    lambda by_slot: [(slot, *row) for slot, row in by_slot.items()]
+    lambda by_slot: [(slot, *row) for slot, row in sorted(by_slot.items())]
 )
 
 
@@ -27,7 +27,7 @@ def test_packed_rows_read_back_as_they_were(rows: list[tuple]) -> None:  # type:
     assert packed is not None
     columns = RowColumns.unpacked(packed)
     everywhere = range(-2, 305)  # unknown slots, on both sides, are left out
-    assert columns.rows_at(everywhere) == sorted(rows)
+    assert columns.rows_at(everywhere) == rows
     picked = [row[0] for row in rows[::2]]
     assert columns.rows_at(picked) == [row for row in rows[::2]]  # in the order asked
 
@@ -38,6 +38,9 @@ def test_what_a_pack_cannot_say_exactly_is_not_packed() -> None:
     assert pack_rows([(0, "", *row[2:])]) is None  # an empty id reads as an empty slot
     assert pack_rows([(0, "id0", "k", 2**40, *row[4:])]) is None  # past 32 bits
     assert pack_rows([(-1, *row[1:])]) is None
+    assert pack_rows([(1, *row[1:]), row]) is None  # out of slot order
+    assert pack_rows([row, row]) is None  # a slot twice
+    assert pack_rows([(0, "id0", "k", 1.5, *row[4:])]) is None  # not a whole number
     many = [(i, f"id{i}", "k", 0, 0, f"family-{i}", 0.5, "", "", "note") for i in range(256)]
     assert pack_rows(many[:255]) is not None
     assert pack_rows(many) is None  # 256 distinct values of one field

@@ -141,8 +141,8 @@ class IndexReads:
         return rows
 
     def every_row(self) -> Iterator[Row]:
-        """``rows_at`` of every document, in one scan (any order)."""
-        return iter(self.conn.execute(_ROW))
+        """``rows_at`` of every document, in one scan, in slot order."""
+        return iter(self.conn.execute(f"{_ROW} ORDER BY slot"))
 
     def rows_of(self, ids: Collection[str]) -> list[Row]:
         """``rows_at`` by id (unknown ids left out)."""

@@ -38,50 +38,68 @@ _OFFSET, _NUMBER = array("I").itemsize, array("i").itemsize
 
 
 def pack_rows(rows: Iterable[Row]) -> bytes | None:
-    """The pack of these rows (any order, each slot once), or None when one cannot say
-    exactly what they say: a coded field with more than 255 distinct values, an empty
-    id (an empty slot is packed as one), a number past 32 bits (a hand edit), text past
-    4 GB, a negative slot."""
-    by_slot = {row[0]: row for row in rows}
-    if min(by_slot, default=0) < 0:
-        return None
-    size = max(by_slot, default=-1) + 1
-    vocab: dict[str, dict[str, int]] = {name: {} for name in _CODED}
-    codes = {name: bytearray(size) for name in _CODED}
-    ids, keys = [b""] * size, [b""] * size
-    numbers = array("i", bytes(2 * _NUMBER * size))  # priority, degree by slot
-    quality = array("d", bytes(8 * size))
-    for slot, row in by_slot.items():
-        ids[slot], keys[slot] = row[1].encode(), row[2].encode()
-        if not ids[slot]:
+    """The pack of these rows, in ascending slot order (an index's scan), or None when one
+    cannot say exactly what they say: a coded field with more than 255 distinct values, an
+    empty id (an empty slot is packed as one), a number past 32 bits (a hand edit), text
+    past 4 GB, a slot negative, repeated or out of order. Read a row at a time: only the
+    columns are held, never the rows (holding them raised a first recall's peak at 100,000
+    entries by ~40 MB)."""
+    columns = _Columns()
+    try:
+        if not all(map(columns.add, rows)):
             return None
-        try:
-            numbers[2 * slot], numbers[2 * slot + 1], quality[slot] = row[3], row[4], row[6]
-        except (OverflowError, TypeError):
-            return None
-        texts = (row[5], row[7], row[8], row[9])  # the _CODED fields
-        for known, column, text in zip(vocab.values(), codes.values(), texts, strict=True):
-            code = known.setdefault(text, len(known) + 1)
-            if code > 255:
-                return None
-            column[slot] = code
-    words = json.dumps({name: list(known) for name, known in vocab.items()}).encode()
-    id_blob, key_blob = b"".join(ids), b"".join(keys)
-    if max(len(id_blob), len(key_blob)) >= 1 << 32:
+    except (OverflowError, TypeError):
         return None
-    body = b"".join([words, _offsets(ids).tobytes(), id_blob, _offsets(keys).tobytes(),
-                     key_blob, numbers.tobytes(), quality.tobytes(),
-                     *map(bytes, codes.values())])  # fmt: skip
-    return _HEAD.pack(_MAGIC, size, len(id_blob), len(key_blob), len(words), crc32(body)) + body
+    return columns.packed()
 
 
-def _offsets(values: Sequence[bytes]) -> array[int]:
-    out = array("I", [0])
-    at = 0
-    for value in values:
-        at += len(value)
-        out.append(at)
-    return out
+class _Columns:
+    """``pack_rows``' columns as they fill, a slot at a time."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.ids, self.keys = bytearray(), bytearray()
+        self.id_at, self.key_at = array("I", [0]), array("I", [0])
+        self.numbers, self.quality = array("i"), array("d")  # priority, degree; quality
+        self.codes = [bytearray() for _ in _CODED]
+        self.vocab: list[dict[str, int]] = [{} for _ in _CODED]
+
+    def add(self, row: Row) -> bool:
+        """Put ``row`` (and an empty slot before it for each slot it skips); False when it
+        cannot be packed exactly."""
+        slot, ident = row[0], row[1].encode()
+        if slot < self.size or not ident:
+            return False
+        while self.size < slot:
+            self._put(b"", b"", 0, 0, 0.0, [0] * len(_CODED))
+        codes = []
+        for known, text in zip(self.vocab, (row[5], row[7], row[8], row[9]), strict=True):
+            codes.append(known.setdefault(text, len(known) + 1))
+        if max(codes) > 255:
+            return False
+        self._put(ident, row[2].encode(), row[3], row[4], row[6], codes)
+        return True
+
+    def _put(self, ident: bytes, key: bytes, priority: int, degree: int, quality: float,
+             codes: list[int]) -> None:  # fmt: skip
+        self.ids += ident
+        self.keys += key
+        self.id_at.append(len(self.ids))  # (OverflowError past 4 GB, past 32 bits below)
+        self.key_at.append(len(self.keys))
+        self.numbers.extend((priority, degree))
+        self.quality.append(quality)
+        for column, code in zip(self.codes, codes, strict=True):
+            column.append(code)
+        self.size += 1
+
+    def packed(self) -> bytes:
+        words = json.dumps(dict(zip(_CODED, map(list, self.vocab), strict=True))).encode()
+        body = b"".join([words, self.id_at.tobytes(), self.ids, self.key_at.tobytes(),
+                         self.keys, self.numbers.tobytes(), self.quality.tobytes(),
+                         *self.codes])  # fmt: skip
+        head = _HEAD.pack(_MAGIC, self.size, len(self.ids), len(self.keys), len(words),
+                          crc32(body))  # fmt: skip
+        return head + body
 
 
 class RowColumns:
