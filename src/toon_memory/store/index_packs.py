@@ -66,6 +66,8 @@ class IndexPacks(IndexReads):
     """The packs of one open index (read inside a snapshot; written by ``keep_packs_fresh``)."""
 
     _turn: threading.RLock
+    #: The index was seen with its rows pack (or too large for one): ``_rows_packed``.
+    _rows_seen = False
 
     if TYPE_CHECKING:
 
@@ -161,9 +163,14 @@ class IndexPacks(IndexReads):
 
     def _rows_packed(self) -> bool:
         """False for an index that should have a rows pack and has none (one packed before
-        there were rows packs: packed again)."""
-        sql = "SELECT 1 FROM packs WHERE term = ?"
-        return self._top() >= ROWS_UPTO or self.conn.execute(sql, (ROWS,)).fetchone() is not None
+        there were rows packs: packed again). Asked once per connection until true: every
+        repack writes the rows pack with the others, so it stays (a rebuild drops every
+        pack, and its new epoch makes the packs due anyway)."""
+        if not self._rows_seen:
+            sql = "SELECT 1 FROM packs WHERE term = ?"
+            found = self.conn.execute(sql, (ROWS,)).fetchone() is not None
+            self._rows_seen = found or self._top() >= ROWS_UPTO
+        return self._rows_seen
 
     def _repack(self, pack: Pack) -> None:
         epoch, seq = self._position()
