@@ -15,7 +15,7 @@ checking), ``handlers`` (one per tool), ``views`` (resources and prompt
 text), ``app`` (the ``MCPServer``; the only ``mcp`` importer with
 ``http`` and ``team_http``), ``http`` (bearer token and Origin guard, uvicorn),
 ``team_http`` (every project of a team database, tokens from its table), ``wire``
-(repairing messages the SDK's parser would drop), ``lines`` (stdin),
+(repairing messages the SDK's parser would drop), ``lines`` (the stdio pipes),
 ``shutdown`` (child processes on a forced stop).
 """
 

@@ -282,16 +282,18 @@ class ToonMemoryServer(MCPServer[Any]):
         """Serve over stdio until stdin ends; running calls get ``STOP_WAIT`` s to answer."""
         from mcp.server.stdio import stdio_server
 
-        from toon_memory.adapters.server.lines import StdinLines
+        from toon_memory.adapters.server.lines import Pipes
 
         self.own_process()
-        lines = StdinLines(before_end=lambda: self.drain(lambda: lines.calls, END_WAIT))
+        pipes = Pipes(before_end=lambda: self.drain(lambda: pipes.lines.calls, END_WAIT))
+        lines = pipes.lines
         lowlevel = self._lowlevel_server
         try:
             async with anyio.create_task_group() as group:
 
                 async def serve() -> None:
-                    async with stdio_server(stdin=cast(Any, lines)) as (read, write):
+                    stdin, stdout = cast(Any, lines), cast(Any, pipes.out)
+                    async with stdio_server(stdin=stdin, stdout=stdout) as (read, write):
                         await lowlevel.run(read, write, lowlevel.create_initialization_options())
                     group.cancel_scope.cancel()
 
@@ -300,7 +302,7 @@ class ToonMemoryServer(MCPServer[Any]):
                 await anyio.sleep(STOP_WAIT)
                 group.cancel_scope.cancel()
         finally:
-            lines.release()
+            pipes.release()
 
     # -- tools -----------------------------------------------------------------------
     async def list_tools(self) -> list[MCPTool]:
