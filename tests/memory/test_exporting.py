@@ -142,7 +142,7 @@ def test_files_that_moved_under_the_index_write_nothing(project: Path, tmp_path:
 def test_the_cli_streams_an_export_in_a_real_process(project: Path, tmp_path: Path) -> None:
     _past_eager_compaction(project, 300)
     memory = Memory(project)
-    memory.remember("decision", "naïve", "sep\u2028arator \x85 and a \"quote\"\nnew line")
+    memory.remember("decision", "naïve", 'sep\u2028arator \x85 and a "quote"\nnew line')
     memory.summary("ü.py", "a summary")
     memory.forget("filler-3")
     run_cli("recall", "queues", project=project, check=True)  # the index, built once

@@ -135,9 +135,7 @@ def test_no_index_falls_back_to_the_state(project: Path, tmp_path: Path) -> None
     _falls_back(project, tmp_path / "copy")
 
 
-def test_an_index_behind_the_files_falls_back_to_the_state(
-    project: Path, tmp_path: Path
-) -> None:
+def test_an_index_behind_the_files_falls_back_to_the_state(project: Path, tmp_path: Path) -> None:
     """A long-lived process's write leaves the index behind; a compaction given no way
     to catch it up (``Store.compact()`` without ``sync``) reads the state."""
     memory = _written_over_the_index(project)

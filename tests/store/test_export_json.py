@@ -103,7 +103,7 @@ def _memory_files(tmp_path: Path, summaries: list[Summary]) -> tuple[MemoryPaths
 
 
 def test_summaries_come_from_data_toon_then_the_journal(tmp_path: Path) -> None:
-    stored = [Summary("a.py", "a", "2026-07-01"), Summary("b.py", "b|:\"x\"", "2026-07-01")]
+    stored = [Summary("a.py", "a", "2026-07-01"), Summary("b.py", 'b|:"x"', "2026-07-01")]
     paths, position = _memory_files(tmp_path, stored)
     assert summaries_at(paths, position) == [
         Summary("a.py", "a", "2026-07-01"), Summary("b.py", "b again", "2026-07-02"),

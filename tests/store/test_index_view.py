@@ -196,8 +196,13 @@ def test_a_one_shot_process_writes_a_small_memory_over_the_index(
     memory = Memory(project)
     memory.recall("warm")  # the index, built once
     memory.paths.cache.unlink(missing_ok=True)
-    for args in (["remember", "-c", "decision", "-k", "cli-made", "-m", "made by one call"],
-                 ["get", "filler-3"], ["forget", "filler-4"], ["pin", "filler-5"], ["stats"]):
+    for args in (
+        ["remember", "-c", "decision", "-k", "cli-made", "-m", "made by one call"],
+        ["get", "filler-3"],
+        ["forget", "filler-4"],
+        ["pin", "filler-5"],
+        ["stats"],
+    ):
         run_cli(*args, project=project, check=True)
         assert not memory.paths.cache.exists(), args  # the state was never loaded
     one = Memory(project, one_shot=True)

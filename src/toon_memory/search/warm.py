@@ -290,10 +290,22 @@ class Warm:
 
 def prepared(row: Row) -> Prepared:
     """A source's row as ranking reads it (its static signals computed, as ``signals``
-    computes them of the entry): once per row read, kept with it."""
+    computes them of the entry): once per row read, kept with it. The few distinct
+    (importance, evidence, category, quality) of a memory's rows are computed once each."""
     slot, node, key, priority, degree, family, quality, importance, evidence, category = row
-    static = signals.bonus_of(importance, evidence, category), signals.quality_factor(quality)
+    facts = importance, evidence, category, quality
+    static = _STATIC.get(facts)
+    if static is None:
+        static = signals.bonus_of(importance, evidence, category), signals.quality_factor(quality)
+        if len(_STATIC) >= STATIC_KEPT:
+            _STATIC.clear()
+        _STATIC[facts] = static
     return slot, node, degree, family, (priority, key), static
+
+
+#: Static signals by the row fields they come from (``prepared``); at most this many kept.
+STATIC_KEPT = 4096
+_STATIC: dict[tuple[str, str, str, float], tuple[float, float]] = {}
 
 
 _WARM: weakref.WeakKeyDictionary[object, Warm] = weakref.WeakKeyDictionary()

@@ -3,7 +3,9 @@
 Invariant: reading never fails on a missing file (defaults apply) and names
 the file on a malformed one; writing merges into what is there (keys this
 version does not know, such as ``encrypted`` or ``capture``, are kept) and
-is atomic.
+is atomic. A read is kept with the identity (inode, mtime, size) of the file it
+came from and served again while the file keeps it (a long-lived process asks on
+every call: one ``stat`` then, not a read and a parse).
 
 The settings themselves and their defaults are ``model.settings``.
 """
@@ -15,13 +17,23 @@ from pathlib import Path
 from typing import Any
 
 from toon_memory.model.settings import Config, config_from_dict
+from toon_memory.store.cache import FileId, file_id
 from toon_memory.system.atomic import write_atomic
 from toon_memory.system.jsonfile import read_json_object
+
+#: The last settings read from each path, with the identity the file had before the read.
+_READ: dict[Path, tuple[FileId | None, Config]] = {}
 
 
 def load_config(path: Path) -> Config:
     """The settings in config.json at ``path`` (defaults where it is missing)."""
-    return config_from_dict(read_json_object(path), path)
+    identity = file_id(path)
+    kept = _READ.get(path)
+    if kept is not None and kept[0] == identity:
+        return kept[1]
+    config = config_from_dict(read_json_object(path), path)
+    _READ[path] = (identity, config)
+    return config
 
 
 def update_config(path: Path, changes: dict[str, Any]) -> dict[str, Any]:
