@@ -81,6 +81,30 @@ def test_a_pack_comes_with_the_slots_changed_since(tmp_path: Path) -> None:
         assert found is not None and found[1] == [slot]
 
 
+def test_the_changed_slots_follow_every_write_read_again_or_not(tmp_path: Path) -> None:
+    """The slots changed since a pack, kept between reads, are those of the log as it is:
+    after another process's write, and after a write of this connection rolled back and
+    followed by another (the log's last number the same, its row another)."""
+    db = _packed(tmp_path)
+    other = _new_db(tmp_path)
+    slot_of = dict(db.conn.execute("SELECT key, slot FROM docs"))
+    with db.reading():
+        assert db.packed(_head(db)) == db.packed(_head(db)) is not None
+        assert db.packed(_head(db))[1] == []  # type: ignore[index]
+    with other.writing():
+        other.upsert(_entry("k1", ["redis", "cache"], [], {}), analyse)
+    with db.reading():
+        assert db.packed(_head(db))[1] == [slot_of["k1"]]  # type: ignore[index]
+    with pytest.raises(RuntimeError), db.writing():
+        db.upsert(_entry("k2", ["redis", "cache"], [], {}), analyse)
+        assert db.packed(_head(db))[1] == [slot_of["k1"], slot_of["k2"]]  # type: ignore[index]
+        raise RuntimeError("rolled back")
+    with db.writing():
+        db.upsert(_entry("k4", ["redis", "cache"], [], {}), analyse)
+    with db.reading():
+        assert db.packed(_head(db))[1] == [slot_of["k1"], slot_of["k4"]]  # type: ignore[index]
+
+
 def test_no_pack_is_offered_across_a_rebuild_or_too_far_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -180,11 +180,15 @@ class IndexDb(IndexPacks):
     def writing(self) -> Iterator[IndexDb]:
         """One write transaction (others wait): re-read ``position`` inside it."""
         with self._turn, _transaction(self.conn, "BEGIN IMMEDIATE", self._changes.forget):
-            self._read_sums()
-            yield self
-            self._set_meta("total", repr(self._total))
-            self._set_meta("count", str(self.count()))
-            self._trim_changes()
+            self.forget_changed()
+            try:
+                self._read_sums()
+                yield self
+                self._set_meta("total", repr(self._total))
+                self._set_meta("count", str(self.count()))
+                self._trim_changes()
+            finally:
+                self.forget_changed()
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[IndexDb]:
