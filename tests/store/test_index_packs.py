@@ -13,7 +13,7 @@ from tests.store.test_index_db import _entry, _new_db
 
 from toon_memory.search.corpus import analyse
 from toon_memory.search.term_data import TermData, pack_postings
-from toon_memory.store import index_packs
+from toon_memory.store import index_db, index_packs
 from toon_memory.store.index_db import IndexDb
 from toon_memory.store.index_packs import LENGTHS, ROWS
 
@@ -103,6 +103,33 @@ def test_the_changed_slots_follow_every_write_read_again_or_not(tmp_path: Path) 
         db.upsert(_entry("k4", ["redis", "cache"], [], {}), analyse)
     with db.reading():
         assert db.packed(_head(db))[1] == [slot_of["k1"], slot_of["k4"]]  # type: ignore[index]
+
+
+def test_a_long_run_of_recalls_keeps_the_packs_and_the_log_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Access folds (every recall's) fill the change log: cut, they go without raising
+    its floor, so the packs stay offered with their changed slots; entry changes as many
+    raise it (a reader that far behind reads everything again)."""
+    monkeypatch.setattr(index_db, "CHANGES_KEPT", 40)
+    db = _packed(tmp_path)
+    ids = [i for (i,) in db.conn.execute("SELECT id FROM docs")]
+    with db.writing():
+        db.upsert(_entry("k1", ["redis", "cache"], [], {}), analyse)
+    slot = db.conn.execute("SELECT slot FROM docs WHERE key = 'k1'").fetchone()[0]
+    for _ in range(30):  # 180 access rows: cut four times
+        with db.writing():
+            db.fold_accesses((i, "2026-07-14") for i in ids)
+    with db.reading():
+        assert db.packed(_head(db)) is not None and db.packed(_head(db))[1] == [slot]  # type: ignore[index]
+        assert db.conn.execute("SELECT count(*) FROM doc_changes").fetchone()[0] <= 40
+        assert db.row_changes((db._meta("rows_epoch"), 0))[1] is not None  # floor still 0
+    for n in range(30):  # entry changes: as many cut, the floor rises past the packs
+        with db.writing():
+            db.upsert(_entry("k1", ["redis", f"word{n}"], [], {}), analyse)
+    with db.reading():
+        assert db.packed(_head(db)) is None
+        assert db.row_changes((db._meta("rows_epoch"), 0))[1] is None
 
 
 def test_no_pack_is_offered_across_a_rebuild_or_too_far_behind(

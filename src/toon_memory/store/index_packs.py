@@ -68,11 +68,13 @@ class IndexPacks(IndexReads):
     _turn: threading.RLock
     #: The index was seen with its rows pack (or too large for one): ``_rows_packed``.
     _rows_seen = False
-    #: ``_changed_since``'s last answer, under what it was asked: the packs of one repack
-    #: share their position, and the change log, scanned from it for every term read, grows
-    #: by every recall's accesses (~0.6 ms a term after a few thousand recalls). Kept while
-    #: the log's last number stays (it only grows; ``forget_changed`` around a write).
-    _changed: tuple[tuple[int, int, int, int], list[int]] | None = None
+    #: ``_changed_since``'s last answer: the packs' (epoch, seq), the log's last number
+    #: then, the slots. The packs of one repack share their position, and the change log,
+    #: scanned from it for every term read, grows by every recall's accesses (~0.6 ms a
+    #: term after a few thousand recalls): the next ask reads only the rows logged since
+    #: (the log only grows; a write drops it, ``forget_changed``, as one rolled back may
+    #: leave the last number as it was with other rows after).
+    _changed: tuple[tuple[int, int], int, list[int]] | None = None
 
     if TYPE_CHECKING:
 
@@ -159,14 +161,16 @@ class IndexPacks(IndexReads):
         now = self._position()
         if epoch != now[0]:
             return None
-        asked = (epoch, seq, most, now[1])
-        if self._changed is not None and self._changed[0] == asked:
-            return list(self._changed[1])
+        kept = self._changed
+        if kept is not None and kept[0] == (epoch, seq) and kept[1] <= now[1]:
+            slots, since = dict.fromkeys(kept[2]), kept[1]  # only the rows logged since
+        else:
+            slots, since = {}, seq
         sql = "SELECT DISTINCT slot FROM doc_changes WHERE seq > ? AND facts LIMIT ?"
-        slots = [slot for (slot,) in self.conn.execute(sql, (seq, most + 1))]
+        slots.update(dict.fromkeys(s for (s,) in self.conn.execute(sql, (since, most + 1))))
         if len(slots) > most:
             return None
-        self._changed = asked, slots
+        self._changed = (epoch, seq), now[1], list(slots)
         return list(slots)
 
     def forget_changed(self) -> None:
