@@ -179,16 +179,17 @@ class IndexDb(IndexPacks):
     @contextlib.contextmanager
     def writing(self) -> Iterator[IndexDb]:
         """One write transaction (others wait): re-read ``position`` inside it."""
-        with self._turn, _transaction(self.conn, "BEGIN IMMEDIATE", self._changes.forget):
-            self.forget_changed()
-            try:
-                self._read_sums()
-                yield self
-                self._set_meta("total", repr(self._total))
-                self._set_meta("count", str(self.count()))
-                self._trim_changes()
-            finally:
-                self.forget_changed()
+        with self._turn, _transaction(self.conn, "BEGIN IMMEDIATE", self._undone):
+            self._read_sums()
+            yield self
+            self._set_meta("total", repr(self._total))
+            self._set_meta("count", str(self.count()))
+            self._trim_changes()
+
+    def _undone(self) -> None:
+        """A write transaction is rolled back: what was kept from inside it goes."""
+        self._changes.forget()
+        self.forget_changed()
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[IndexDb]:

@@ -72,8 +72,7 @@ class IndexPacks(IndexReads):
     #: then, the slots. The packs of one repack share their position, and the change log,
     #: scanned from it for every term read, grows by every recall's accesses (~0.6 ms a
     #: term after a few thousand recalls): the next ask reads only the rows logged since
-    #: (the log only grows; a write drops it, ``forget_changed``, as one rolled back may
-    #: leave the last number as it was with other rows after).
+    #: (the log only grows, but for a write rolled back: ``forget_changed``).
     _changed: tuple[tuple[int, int], int, list[int]] | None = None
 
     if TYPE_CHECKING:
@@ -174,8 +173,8 @@ class IndexPacks(IndexReads):
         return list(slots)
 
     def forget_changed(self) -> None:
-        """Drop ``_changed_since``'s kept answer (a write transaction begins or ends: one
-        rolled back may leave the log's last number as it was, with other rows after)."""
+        """Drop ``_changed_since``'s kept answer (a write transaction rolled back: it may
+        have been read inside it, and the numbers it took are given again)."""
         self._changed = None
 
     def _due(self) -> bool:
