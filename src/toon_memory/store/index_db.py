@@ -181,9 +181,11 @@ class IndexDb(IndexPacks):
         """One write transaction (others wait): re-read ``position`` inside it."""
         with self._turn, _transaction(self.conn, "BEGIN IMMEDIATE", self._undone):
             self._read_sums()
+            sums = self._total, self._count
             yield self
-            self._set_meta("total", repr(self._total))
-            self._set_meta("count", str(self.count()))
+            if (self._total, self._count) != sums or self._count < 0:  # (a fold: the same)
+                self._set_meta("total", repr(self._total))
+                self._set_meta("count", str(self.count()))
             self._trim_changes()
 
     def _undone(self) -> None:

@@ -131,6 +131,9 @@ class IndexPacks(IndexReads):
             try:
                 if not self._due():
                     return
+            except sqlite3.Error:
+                return
+            try:
                 self.conn.execute("PRAGMA busy_timeout = 0")  # never wait for another writer
                 with self.writing():
                     if self._due():

@@ -154,7 +154,10 @@ def _catch_up(
         return False
     if (have.access_offset and have.access_ino != a_ino) or a_size < have.access_offset:
         return False
-    read = journal.read_ops(paths.journal, have.journal_offset)
+    if j_size == have.journal_offset:  # (only accesses since: every recall leaves it so)
+        read = journal.JournalRead(offset=have.journal_offset)
+    else:
+        read = journal.read_ops(paths.journal, have.journal_offset)
     if read.damaged:
         return False
     for op in read.ops:

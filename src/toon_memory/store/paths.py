@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 STORE_DIR = ".toon-memory"
@@ -74,7 +75,8 @@ class MemoryPaths:
     global memory is the seeds' ``~/.toon-memory/memory/global.toon``, its other files
     named after it (``global-journal.jsonl``…) so it never shares one with a memory of
     the home folder. A global memory written before that (``data.toon`` there, no
-    ``global.toon``) is read and written where it is.
+    ``global.toon``) is read and written where it is. Each file's path is made once
+    (a long-lived process asks for them on every call).
     """
 
     folder: Path
@@ -99,15 +101,15 @@ class MemoryPaths:
             f"{self.stem}.toon" if suffix == "data.toon" else f"{self.stem}-{suffix}"
         )
 
-    @property
+    @cached_property
     def data(self) -> Path:
         return self._named("data.toon")
 
-    @property
+    @cached_property
     def archive(self) -> Path:
         return self._named("archive.toon")
 
-    @property
+    @cached_property
     def config(self) -> Path:
         return self.folder / "config.json"
 
@@ -115,11 +117,11 @@ class MemoryPaths:
     def backups(self) -> Path:
         return self.folder / "backups"
 
-    @property
+    @cached_property
     def journal(self) -> Path:
         return self._named("journal.jsonl")
 
-    @property
+    @cached_property
     def access_log(self) -> Path:
         return self._named("access.log")
 
