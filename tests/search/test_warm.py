@@ -18,7 +18,7 @@ from toon_memory.search import Engine, RecallOptions, RecallResult
 from toon_memory.search.corpus import analyse
 from toon_memory.search.engine import Ranker
 from toon_memory.search.source import SourceCorpus
-from toon_memory.store import index_db
+from toon_memory.store import index_db, index_packs
 from toon_memory.store.index_db import IndexDb
 
 _steps = st.lists(st.one_of(
@@ -122,6 +122,30 @@ def test_kept_rows_are_read_again_only_when_they_changed(tmp_path: Path) -> None
     other.close()
     _answers(db)
     assert set(read()) == {db.slot(entries[2].id), db.slot(db.ids_with_key("k9")[0])}
+
+
+def test_a_lasting_source_reads_its_rows_pack_with_its_first_rows(tmp_path: Path) -> None:
+    """A server's source (``lasting``) reads its first query's rows from the rows pack;
+    another reads them one by one (until it has read one in ``RENT`` entries'). Both
+    answer as a fresh reader."""
+    from toon_memory.search.term_data import pack_postings
+
+    db = _new_db(tmp_path)
+    with db.writing():
+        for i in range(200):
+            db.upsert(_entry(f"k{i}", ["redis", "timeout"], [], {}), analyse)
+    db.keep_packs_fresh(pack_postings)
+    opts = RecallOptions(query="redis", limit=6)
+    with db.reading():
+        want = _summary(Ranker(SourceCorpus(db)).recall(opts, today=TODAY))
+    for lasting in (False, True):
+        reader = _new_db(tmp_path)
+        reader.lasting = lasting
+        one_by_one, packs = _recorded(reader, "rows_at"), _recorded(reader, "packed")
+        with reader.reading():
+            assert _summary(Ranker(SourceCorpus(reader)).recall(opts, today=TODAY)) == want
+        assert (index_packs.ROWS in packs) is lasting
+        assert (one_by_one == []) is lasting
 
 
 def test_a_kept_state_lets_its_source_go(tmp_path: Path) -> None:

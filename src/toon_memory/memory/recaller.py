@@ -122,6 +122,7 @@ class Recaller:
 
         self._index = self.store.index(analyse, self._index)
         if self._index is not None:
+            self._index.lasting = not self.store.one_shot  # (``search.warm.RENT``)
             self._index.keep_packs_fresh(pack_postings)
         return self._index
 

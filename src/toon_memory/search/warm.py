@@ -99,8 +99,9 @@ ABSENT = "absent"
 ROWS_KEPT = 32_768
 #: A process reads every row at once (``RowsPacked``) once it has read the rows of one in
 #: ``RENT`` entries one by one: a one-shot command never does (a recall reads at most 400
-#: rows; a primer, a hook or a brief none), a server after ~4 first-time queries (at
-#: 100,000 entries: 1,562 rows one by one ~5 ms; the pack ~10 ms, ~4.5 MB).
+#: rows; a primer, a hook or a brief none); a source that serves a long-lived process
+#: (``lasting``: the MCP server) reads it with its first rows (at 100,000 entries: 1,562
+#: rows one by one ~5 ms over ~4 queries, each ~2x slower; the pack ~10 ms, ~4.5 MB).
 RENT = 64
 #: Rows changed since the pack was read that are read one by one at most; past it the
 #: pack is let go (and read again, fresher, after ``RENT`` more).
@@ -132,6 +133,7 @@ class Warm:
         self._columns: Columns | None = None
         self._stale: set[int] = set()
         self._one_by_one = 0
+        self._pack_missed = False
 
     def catch_up(self, source: object) -> None:
         """Drop the rows and facts that changed since the last query (``Tracked``). (A
@@ -195,6 +197,7 @@ class Warm:
         if columns is None and callable(packed_rows) and self._rent_paid(source):
             found = cast(RowsPacked, source).packed_rows()
             self._one_by_one = 0  # (none: try again after as many rows one by one)
+            self._pack_missed = found is None
             if found is not None:
                 columns, self._stale = found[0], set(found[1])
                 self._columns = columns
@@ -207,6 +210,11 @@ class Warm:
         return rows + rows_at(changed) if changed else rows
 
     def _rent_paid(self, source: object) -> bool:
+        """Time to read the rows pack: at once for a source that serves a long-lived
+        process (``lasting``: a server reads thousands of rows anyway) until a read found
+        none, else after as many rows read one by one as one in ``RENT`` entries."""
+        if getattr(source, "lasting", False) and not self._pack_missed:
+            return True
         count = getattr(source, "count", None)
         return callable(count) and self._one_by_one >= self.fact("count", count) // RENT
 

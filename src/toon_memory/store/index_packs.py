@@ -68,6 +68,9 @@ class IndexPacks(IndexReads):
     _turn: threading.RLock
     #: The index was seen with its rows pack (or too large for one): ``_rows_packed``.
     _rows_seen = False
+    #: It serves a long-lived process (set by its user; ``search.warm`` reads the rows
+    #: pack at once then).
+    lasting = False
     #: ``_changed_since``'s last answer: the packs' (epoch, seq), the log's last number
     #: then, the slots. The packs of one repack share their position, and the change log,
     #: scanned from it for every term read, grows by every recall's accesses (~0.6 ms a
