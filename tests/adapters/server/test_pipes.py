@@ -4,8 +4,10 @@ as they were."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -123,3 +125,29 @@ def test_release_gives_the_client_its_pipes_back_as_they_were(tmp_path: Path) ->
     found = subprocess.run([sys.executable, "-c", RELEASE], input=b"", capture_output=True,
                            timeout=WAIT, check=True)  # fmt: skip
     assert found.stderr.decode().split() == ["[True,", "False]", "True", "True", "True"]
+
+
+@pytest.mark.parametrize("how", ["close-stdin", "sigterm"])
+def test_the_client_gets_its_pipes_back_blocking_however_the_server_ends(
+    tmp_path: Path, how: str
+) -> None:
+    """The server reads and writes its pipes non-blocking; the flag is the pipe's, shared
+    with whoever else holds that end (a wrapper, the client): it is put back on exit,
+    whether stdin ends or a SIGTERM stops the server."""
+    read_in, write_in = os.pipe()
+    read_out, write_out = os.pipe()
+    try:
+        proc = _spawn(tmp_path, stdin=read_in, stdout=write_out)
+        os.write(write_in, _line(INIT))
+        with os.fdopen(os.dup(read_out), "rb") as answers:
+            assert json.loads(answers.readline())["id"] == 0
+        if how == "sigterm":
+            proc.send_signal(signal.SIGTERM)
+        else:
+            os.close(write_in)
+        assert proc.wait(timeout=WAIT) == 0
+        assert os.get_blocking(read_in) and os.get_blocking(write_out)
+    finally:
+        for fd in (read_in, write_in, read_out, write_out):
+            with contextlib.suppress(OSError):
+                os.close(fd)

@@ -16,7 +16,8 @@ waits at most ``STOP_WAIT`` seconds for a running call (end of stdin: at most
 ``END_WAIT`` for every call read before it), then
 leaves it unanswered (a write it made is kept but not acknowledged), stops
 the processes it started and exits without compacting: the next open replays
-the journal. The server's session heartbeat (``heartbeat``) is written in the
+the journal. However it stops, the client's stdio pipes are given back as they
+were (``lines.Pipes.release``) before the process exits. The server's session heartbeat (``heartbeat``) is written in the
 worker thread, never on the start-up path: when the memory is first opened
 (the first tool call, resource or prompt after the handshake) and after each
 write tool call.
@@ -152,6 +153,8 @@ class ToonMemoryServer(MCPServer[Any]):
         self._session: ServerSession | None = None
         self._client_name = ""
         self._register_views()
+        #: Gives the client its stdio pipes back as they were (``lines.Pipes.release``).
+        self._release_pipes: Callable[[], None] = lambda: None
         self._requests = 0  # requests being handled (any method)
         self._calls_done = 0  # tool calls answered
         self.middleware.append(self._each_request)
@@ -230,6 +233,7 @@ class ToonMemoryServer(MCPServer[Any]):
             log.warning(
                 "stopped mid-call (not compacted; %d child process(es) stopped)", len(stopped)
             )
+        self._release_pipes()
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 stream.flush()
@@ -286,7 +290,7 @@ class ToonMemoryServer(MCPServer[Any]):
 
         self.own_process()
         pipes = Pipes(before_end=lambda: self.drain(lambda: pipes.lines.calls, END_WAIT))
-        lines = pipes.lines
+        lines, self._release_pipes = pipes.lines, pipes.release
         lowlevel = self._lowlevel_server
         try:
             async with anyio.create_task_group() as group:
