@@ -49,10 +49,10 @@ def test_what_a_pack_cannot_say_exactly_is_not_packed() -> None:
 @given(rows=_rows, cut=st.integers(0, 10_000), flip=st.integers(0, 10_000),
        byte=st.integers(0, 255))  # fmt: skip
 def test_a_damaged_pack_is_refused_or_well_formed(
-    rows: list[tuple],
+    rows: list[tuple],  # type: ignore[type-arg]
     cut: int,
     flip: int,
-    byte: int,  # type: ignore[type-arg]
+    byte: int,
 ) -> None:
     packed = pack_rows(rows)
     assert packed is not None
