@@ -17,6 +17,7 @@ entries written or recalled in between change.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from array import array
 from collections.abc import Callable, Iterable, Sequence
@@ -301,19 +302,14 @@ def prepared(row: Row) -> Prepared:
     computes them of the entry): once per row read, kept with it. The few distinct
     (importance, evidence, category, quality) of a memory's rows are computed once each."""
     slot, node, key, priority, degree, family, quality, importance, evidence, category = row
-    facts = importance, evidence, category, quality
-    static = _STATIC.get(facts)
-    if static is None:
-        static = signals.bonus_of(importance, evidence, category), signals.quality_factor(quality)
-        if len(_STATIC) >= STATIC_KEPT:
-            _STATIC.clear()
-        _STATIC[facts] = static
+    static = _static(importance, evidence, category, quality)
     return slot, node, degree, family, (priority, key), static
 
 
-#: Static signals by the row fields they come from (``prepared``); at most this many kept.
-STATIC_KEPT = 4096
-_STATIC: dict[tuple[str, str, str, float], tuple[float, float]] = {}
+@functools.lru_cache(maxsize=4096)
+def _static(importance: str, evidence: str, category: str, quality: float) -> tuple[float, float]:
+    """A row's static signals from the fields they come from (``prepared``)."""
+    return signals.bonus_of(importance, evidence, category), signals.quality_factor(quality)
 
 
 _WARM: weakref.WeakKeyDictionary[object, Warm] = weakref.WeakKeyDictionary()

@@ -151,23 +151,26 @@ class IndexPacks(IndexReads):
     # -- inside a snapshot or transaction ---------------------------------------------
     def _position(self) -> tuple[int, int]:
         """(epoch, last change) of the change log now."""
+        epoch, _floor, last = self._log()
+        return epoch, last
+
+    def _log(self) -> tuple[int, int, int]:
+        """(epoch, floor, last change) of the change log now."""
         floor = int(self._meta("rows_floor") or 0)
         sql = "SELECT coalesce(max(seq), ?) FROM doc_changes"
         last = self.conn.execute(sql, (floor,)).fetchone()[0]
-        return int(self._meta("rows_epoch") or 0), int(last)
+        return int(self._meta("rows_epoch") or 0), floor, int(last)
 
     def _changed_since(self, epoch: object, seq: object, most: int) -> list[int] | None:
         """The slots added, removed or re-written since (epoch, seq) (a pack's, as stored);
         None when unknown or more than ``most``."""
         if not isinstance(epoch, int) or not isinstance(seq, int):
             return None
-        if seq < int(self._meta("rows_floor") or 0):
-            return None
-        now = self._position()
-        if epoch != now[0]:
+        now_epoch, floor, last = self._log()
+        if epoch != now_epoch or seq < floor:
             return None
         kept = self._changed
-        if kept is not None and kept[0] == (epoch, seq) and kept[1] <= now[1]:
+        if kept is not None and kept[0] == (epoch, seq) and kept[1] <= last:
             slots, since = dict.fromkeys(kept[2]), kept[1]  # only the rows logged since
         else:
             slots, since = {}, seq
@@ -175,7 +178,7 @@ class IndexPacks(IndexReads):
         slots.update(dict.fromkeys(s for (s,) in self.conn.execute(sql, (since, most + 1))))
         if len(slots) > most:
             return None
-        self._changed = (epoch, seq), now[1], list(slots)
+        self._changed = (epoch, seq), last, list(slots)
         return list(slots)
 
     def forget_changed(self) -> None:

@@ -17,10 +17,10 @@ waits at most ``STOP_WAIT`` seconds for a running call (end of stdin: at most
 leaves it unanswered (a write it made is kept but not acknowledged), stops
 the processes it started and exits without compacting: the next open replays
 the journal. However it stops, the client's stdio pipes are given back as they
-were (``lines.Pipes.release``) before the process exits. The server's session heartbeat (``heartbeat``) is written in the
-worker thread, never on the start-up path: when the memory is first opened
-(the first tool call, resource or prompt after the handshake) and after each
-write tool call.
+were (``lines.Pipes.release``) before the process exits. The server's session
+heartbeat (``heartbeat``) is written in the worker thread, never on the
+start-up path: when the memory is first opened (the first tool call, resource
+or prompt after the handshake) and after each write tool call.
 """
 
 from __future__ import annotations
