@@ -169,8 +169,9 @@ def test_a_kept_state_lets_its_source_go(tmp_path: Path) -> None:
 def test_a_term_no_entry_holds_is_asked_once_until_a_write_brings_it(  # type: ignore[no-untyped-def]
     tmp_path: Path, monkeypatch
 ) -> None:
-    """A query's words no entry has (and their expansions into other languages) are kept
-    as absent: not read again until a write, this process's or another's, adds them."""
+    """A query's words no entry has (and their expansions into other languages) are looked
+    up with the others in one read and kept as absent: their postings, packs and versions
+    are never read, until a write, this process's or another's, adds them."""
     from toon_memory.search import pipeline
 
     monkeypatch.setattr(pipeline, "PRUNE_FROM", 0)  # the warm path at any size
@@ -179,6 +180,8 @@ def test_a_term_no_entry_holds_is_asked_once_until_a_write_brings_it(  # type: i
         for i in range(8):
             db.upsert(_entry(f"k{i}", ["redis", "timeout"], [], {}), analyse)
     asked = _recorded(db, "postings")
+    looked_up = _recorded(db, "term_facts")
+    versions, packs = _recorded(db, "term_version"), _recorded(db, "packed")
     opts = RecallOptions(query="redis zeppelin", limit=6)
 
     def keys() -> list[str]:
@@ -186,9 +189,12 @@ def test_a_term_no_entry_holds_is_asked_once_until_a_write_brings_it(  # type: i
             return Ranker(SourceCorpus(db)).recall(opts, today=TODAY).keys
 
     keys()
+    read = {*asked, *versions, *packs}
     with db.reading():
-        absent = {t for t in asked if db.term_version(t) is None}
+        absent = {t for terms in looked_up for t in terms if db.term_version(t) is None}
     assert any(t.startswith("zeppelin") for t in absent)
+    assert len(looked_up) == 1  # every term of the query in one read
+    assert not absent & read  # nothing more read of them
     asked.clear()
     assert keys() and not asked  # every term kept, the absent ones too
     other = _new_db(tmp_path)  # another process's connection

@@ -121,6 +121,7 @@ class Scoring(ABC):
         self, groups: Sequence[Sequence[str]], weights: Sequence[Mapping[str, float]], n: int
     ) -> tuple[list[Mapping[str, float]], list[bool]]:
         """Each group's weights, and which groups are dropped as common (``_is_common``)."""
+        self.know_terms(term for group in groups for term in group)
         weighting = list(weights) or [{}] * len(groups)
         common = [self._is_common([t for t in group if t not in weight] or group, n)
                   for group, weight in zip(groups, weighting, strict=True)]  # fmt: skip
@@ -146,6 +147,11 @@ class Scoring(ABC):
                 prepared.append([(self.term_data(term, only), bm25_constant(self.doc_freq(term), n),
                                   weight.get(term)) for term in dict.fromkeys(group)])  # fmt: skip
         return Plan(prepared, K1 * (1.0 - B), K1 * B / avg, self.lengths())
+
+    def know_terms(self, terms: Iterable[str]) -> None:
+        """The terms a pass is about to ask ``doc_freq`` and ``term_data`` of (a source
+        may read them at once); nothing here."""
+        return
 
     def term_data(self, term: str, only: str = "") -> TermData:
         """One term's postings for ``plan`` (built each time here; a warm source keeps them).

@@ -21,7 +21,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import date
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from toon_memory.model.entry import Entry
 from toon_memory.search import signals
@@ -29,7 +29,7 @@ from toon_memory.search.corpus import entry_family, entry_static
 from toon_memory.search.graph import INVERSE, edge_kind, expand_over
 from toon_memory.search.index import Scoring
 from toon_memory.search.term_data import Lengths, TermData, bits_of
-from toon_memory.search.warm import Prepared, Row, Warm, prepared, warm_of
+from toon_memory.search.warm import UNREAD, Known, Prepared, Row, Warm, prepared, warm_of
 
 #: One link between two nodes, seen from a node: (other id, other's graph sequence,
 #: True when the link is the node's own, its type). See ``CorpusSource.links``.
@@ -122,9 +122,22 @@ class _Index(Scoring):
         self.fact = warm.fact
         self._n = self.fact("count", source.count)
         self._avg = source.avg_len()
+        #: (document frequency, version or None: not held) of the terms read at once.
+        self._known: dict[str, tuple[int, object | None]] = {}
+
+    def know_terms(self, terms: Iterable[str]) -> None:
+        """The facts of the terms not known yet, read at once (``search.warm.Known``;
+        exact: one query reads one snapshot)."""
+        read = getattr(self._source, "term_facts", None)
+        new = [term for term in dict.fromkeys(terms) if term not in self._known]
+        if new and callable(read):
+            found = cast(Known, self._source).term_facts(new)
+            self._known.update((term, found.get(term, (0, None))) for term in new)
 
     def term_data(self, term: str, only: str = "") -> TermData:
-        return self.warm.term_data(self._source, term, only)
+        known = self._known.get(term)
+        version = UNREAD if known is None else known[1]
+        return self.warm.term_data(self._source, term, only, version)
 
     def lengths(self) -> Lengths:
         return self.warm.lengths
@@ -136,7 +149,8 @@ class _Index(Scoring):
         return self._avg
 
     def doc_freq(self, term: str) -> int:
-        return self._source.doc_freq(term)
+        known = self._known.get(term)
+        return self._source.doc_freq(term) if known is None else known[0]
 
     def postings(self, term: str) -> Iterable[tuple[int, float, float]]:
         return self._source.postings(term)

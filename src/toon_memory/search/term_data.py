@@ -44,11 +44,19 @@ _TIER = struct.Struct("<qI")
 
 
 def bits_of(slots: Iterable[int]) -> int:
-    """The bitmap (bit ``s`` set for each slot ``s``) of non-negative slots."""
+    """The bitmap (bit ``s`` set for each slot ``s``) of non-negative slots: few of them
+    set a byte each (~0.1 µs a slot), many are written as binary digits (~1 ns a bit of
+    the bitmap: a few hundred slots of 100,000 cost 50 µs one way, 200 the other)."""
     wanted = list(slots)
     if not wanted:
         return 0
-    buf = bytearray(b"0") * (max(wanted) + 1)
+    top = max(wanted)
+    if len(wanted) * 64 < top:
+        flags = bytearray((top >> 3) + 1)
+        for slot in wanted:
+            flags[slot >> 3] |= 1 << (slot & 7)
+        return int.from_bytes(flags, "little")
+    buf = bytearray(b"0") * (top + 1)
     for slot in wanted:
         buf[slot] = 49
     buf.reverse()

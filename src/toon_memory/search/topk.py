@@ -293,31 +293,19 @@ class Plan:
     def _ordered(
         self, scored: dict[int, float], heap: list[float], limit: int
     ) -> tuple[list[int], dict[int, float]]:
+        """The ``limit`` best, by score, equal scores in the exhaustive order: the slots
+        that can be in it (a run of ties across the limit included) put in that order
+        first, then sorted by score (stable: ties keep it)."""
         if len(scored) > limit:
             floor = heap[0]
             chosen = [slot for slot, value in scored.items() if value >= floor]
         else:
             chosen = list(scored)
+        if len(chosen) > 1:
+            chosen.sort(key=self._positions(chosen).__getitem__)
         chosen.sort(key=scored.__getitem__, reverse=True)
-        end = min(limit, len(chosen))
-        while 0 < end < len(chosen) and scored[chosen[end]] == scored[chosen[end - 1]]:
-            end += 1  # a run of ties across the limit: all of it is put in order
-        best = self._tied_in_order(chosen[:end], scored)[:limit]
+        best = chosen[:limit]
         return best, {slot: scored[slot] for slot in best}
-
-    def _tied_in_order(self, ranked: list[int], scored: dict[int, float]) -> list[int]:
-        """``ranked`` (by score, best first) with each run of equal scores in the
-        exhaustive order (``_positions``), which is read for tied slots only."""
-        runs: list[list[int]] = []
-        for slot in ranked:
-            if runs and scored[runs[-1][0]] == scored[slot]:
-                runs[-1].append(slot)
-            else:
-                runs.append([slot])
-        tied = [slot for run in runs if len(run) > 1 for slot in run]
-        where = self._positions(tied) if tied else {}
-        return [slot for run in runs
-                for slot in (sorted(run, key=where.__getitem__) if len(run) > 1 else run)]  # fmt: skip
 
     def _positions(self, slots: list[int]) -> dict[int, tuple[int, int, int]]:
         """Where the exhaustive path's merged dict holds each slot (its tie order): the
@@ -330,11 +318,12 @@ class Plan:
                 if not ok or not pending:
                     continue
                 missing = []
+                where = data.position
                 for slot, tf in zip(pending, data.tfs(pending), strict=True):
                     if tf is None:
                         missing.append(slot)
                     else:
-                        found[slot] = (g, i, data.position(slot))
+                        found[slot] = (g, i, where(slot))
                 pending = missing
         found.update({slot: (len(self._groups), 0, slot) for slot in pending})
         return found

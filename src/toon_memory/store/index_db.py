@@ -198,7 +198,11 @@ class IndexDb(IndexPacks):
         """One read snapshot (WAL: writers go on meanwhile; the reader sees one state)."""
         with self._turn, _transaction(self.conn, "BEGIN"):
             self._read_sums()
-            yield self
+            self._snapshot, self._held_log = True, None
+            try:
+                yield self
+            finally:
+                self._snapshot, self._held_log = False, None
 
     def _read_sums(self) -> None:
         """Σ|d| and the number of documents as the last write left them (``meta``: a

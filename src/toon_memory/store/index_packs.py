@@ -77,6 +77,10 @@ class IndexPacks(IndexReads):
     #: term after a few thousand recalls): the next ask reads only the rows logged since
     #: (the log only grows, but for a write rolled back: ``forget_changed``).
     _changed: tuple[tuple[int, int], int, list[int]] | None = None
+    #: Inside a read snapshot (``IndexDb.reading``), ``_log``'s answer once read: the log
+    #: cannot move there (a query reads two or three packs, each asking).
+    _snapshot = False
+    _held_log: tuple[int, int, int] | None = None
 
     if TYPE_CHECKING:
 
@@ -156,10 +160,15 @@ class IndexPacks(IndexReads):
 
     def _log(self) -> tuple[int, int, int]:
         """(epoch, floor, last change) of the change log now."""
+        if self._held_log is not None:
+            return self._held_log
         floor = int(self._meta("rows_floor") or 0)
         sql = "SELECT coalesce(max(seq), ?) FROM doc_changes"
         last = self.conn.execute(sql, (floor,)).fetchone()[0]
-        return int(self._meta("rows_epoch") or 0), floor, int(last)
+        found = int(self._meta("rows_epoch") or 0), floor, int(last)
+        if self._snapshot:
+            self._held_log = found
+        return found
 
     def _changed_since(self, epoch: object, seq: object, most: int) -> list[int] | None:
         """The slots added, removed or re-written since (epoch, seq) (a pack's, as stored);
@@ -174,8 +183,9 @@ class IndexPacks(IndexReads):
             slots, since = dict.fromkeys(kept[2]), kept[1]  # only the rows logged since
         else:
             slots, since = {}, seq
-        sql = "SELECT DISTINCT slot FROM doc_changes WHERE seq > ? AND facts LIMIT ?"
-        slots.update(dict.fromkeys(s for (s,) in self.conn.execute(sql, (since, most + 1))))
+        if since < last:
+            sql = "SELECT DISTINCT slot FROM doc_changes WHERE seq > ? AND facts LIMIT ?"
+            slots.update(dict.fromkeys(s for (s,) in self.conn.execute(sql, (since, most + 1))))
         if len(slots) > most:
             return None
         self._changed = (epoch, seq), last, list(slots)

@@ -78,6 +78,17 @@ class IndexReads:
         found = self.conn.execute("SELECT ver FROM terms WHERE term = ?", (term,)).fetchone()
         return None if found is None else int(found[0])
 
+    def term_facts(self, terms: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """(``doc_freq``, ``term_version``) of those of ``terms`` the index holds, in one
+        statement a chunk (``search.warm.Known``: a query's 20-50 terms and their other
+        languages' forms, most of them held by no entry)."""
+        found: dict[str, tuple[int, int]] = {}
+        for part in chunks(terms):
+            sql = f"SELECT term, df, ver FROM terms WHERE term IN ({','.join('?' * len(part))})"
+            found.update((term, (int(df), int(ver))) for term, df, ver in
+                         self.conn.execute(sql, part))  # fmt: skip
+        return found
+
     def postings(self, term: str) -> list[tuple[int, float, float]]:
         sql = ("SELECT slot, tf, len FROM postings WHERE tid = "
                "(SELECT tid FROM terms WHERE term = ?) ORDER BY slot")  # fmt: skip
