@@ -9,11 +9,11 @@ ranked here, by the engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from toon_memory.errors import InputError
 from toon_memory.model.clock import today
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from toon_memory.store.state import Lookup
     from toon_memory.store.store import Store
 
+T = TypeVar("T")
 #: Entries the primer lists at the top, and per category section.
 PRIMER_TOP = 10
 PRIMER_SECTIONS: tuple[str, ...] = ("pattern", "warning", "decision")
@@ -67,19 +68,35 @@ class Recaller:
         self._index: IndexDb | None = None
 
     @contextmanager
-    def ranker(self) -> Iterator[Ranker]:
+    def ranker(self, lagging: bool = False) -> Iterator[Ranker]:
         """What answers one query: the store's engine when the state is loaded in this
         process already, else the on-disk index (``store.index_sync``), read lazily in
-        one snapshot; the state's engine again when there is no usable index."""
-        db = self._synced_index()
+        one snapshot; the state's engine again when there is no usable index. ``lagging``:
+        the index may lag the access log, whose last lines are read beside it
+        (``store.index_lag``; a read that needs them folded raises ``Unsettled``)."""
+        db = self._synced_index(lagging)
         if db is None:
             yield self.engine()
             return
         from toon_memory.search.engine import Ranker
         from toon_memory.search.source import SourceCorpus
+        from toon_memory.store.index_sync import ranking
 
-        with db.reading():
+        with ranking(db, self.store.paths) if lagging else db.reading():
             yield Ranker(SourceCorpus(db))
+
+    def _ranked(self, ask: Callable[[Ranker], T]) -> T:
+        """``ask`` a ranker that may lag the access log (``ranker``); asked again over
+        the index with every access folded when it needs them (``Unsettled``: a recall
+        without words, ranked by use)."""
+        from toon_memory.store.index_reads import Unsettled
+
+        try:
+            with self.ranker(not self.store.one_shot and self.store.lags_accesses) as ranker:
+                return ask(ranker)
+        except Unsettled:
+            with self.ranker() as ranker:
+                return ask(ranker)
 
     def lean(self) -> IndexView | None:
         """For a writer holding the store's lock: a view of the index, current with the
@@ -114,13 +131,13 @@ class Recaller:
         elif self._index is not None:
             self._synced_index()
 
-    def _synced_index(self) -> IndexDb | None:
+    def _synced_index(self, lagging: bool = False) -> IndexDb | None:
         if self.store.loaded() is not None:
             return None
         from toon_memory.search.corpus import analyse
         from toon_memory.search.term_data import pack_postings
 
-        self._index = self.store.index(analyse, self._index)
+        self._index = self.store.index(analyse, self._index, lagging)
         if self._index is not None:
             self._index.lasting = not self.store.one_shot  # (``search.warm.RENT``)
             self._index.keep_packs_fresh(pack_postings)
@@ -157,22 +174,19 @@ class Recaller:
         files = self._session(opts.session_bias)
         if opts.from_date or opts.to_date:
             return self.engine(with_archive=True).recall(opts, today=today(), session_files=files)
-        with self.ranker() as ranker:
-            return ranker.recall(opts, today=today(), session_files=files)
+        return self._ranked(lambda ranker: ranker.recall(opts, today=today(), session_files=files))
 
     def suggest(self, context: str, limit: int = 5) -> list[Entry]:
         """Entries related to a free-text context (no access recorded)."""
         if not str(context or "").strip():
             raise InputError("context", "must not be empty")
-        with self.ranker() as ranker:
-            return ranker.suggest(context, limit=limit, today=today())
+        return self._ranked(lambda ranker: ranker.suggest(context, limit=limit, today=today()))
 
     def graph_path(self, from_key: str, to_key: str) -> list[Entry]:
         for name, value in (("from_key", from_key), ("to_key", to_key)):
             if not str(value or "").strip():
                 raise InputError(name, "must not be empty")
-        with self.ranker() as ranker:
-            return ranker.graph_path(from_key, to_key)
+        return self._ranked(lambda ranker: ranker.graph_path(from_key, to_key))
 
     def primer(self, limit: int = PRIMER_TOP, budget_tokens: int = 0) -> Primer:
         """Counts by category, the top entries, then the best of each category not on top.

@@ -4,14 +4,18 @@ Invariant: every method here only reads (one statement each, inside the caller's
 ``IndexDb.reading`` snapshot or writing transaction) and answers exactly what the
 in-memory corpus would for the position the index records: postings in slot order,
 entries with their use counts (pending accesses included), links both ways with
-each end's graph order. Nothing here writes or caches across snapshots.
+each end's graph order; in a ranking snapshot over an index that lags its access log
+(``uses``, ``store.index_lag``), for that position with those lines folded in: entries
+with their uses added, and no read that groups entries by use (``Unsettled``). Nothing
+here writes or caches across snapshots.
 """
 
 from __future__ import annotations
 
 import marshal
 import sqlite3
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from toon_memory.model.entry import Entry
@@ -53,6 +57,11 @@ SELECT status, active_category IS NOT NULL, coalesce(active_category, ''), origi
 """
 
 
+class Unsettled(Exception):
+    """A read that needs every access folded into the index (usage and stats groups) was
+    asked while ``IndexReads.uses`` holds some that are not: fold them, then ask again."""
+
+
 class IndexReads:
     """The queries a ranking pass (``search.source.SourceCorpus``) and a writer's view
     (``store.index_view``) send to one open index."""
@@ -60,6 +69,10 @@ class IndexReads:
     conn: sqlite3.Connection
     _total: float
     _count: int
+    #: Accesses read from the access log but not folded into the index yet, by entry id:
+    #: (how many, the latest day); set for one ranking snapshot (``store.index_lag``).
+    #: Entries are read with them added, as folding them would have left their rows.
+    uses: Mapping[str, tuple[int, str]] = MappingProxyType({})
 
     def count(self) -> int:
         if self._count < 0:
@@ -132,15 +145,24 @@ class IndexReads:
         found = self.conn.execute(sql, (doc_id,)).fetchone()
         if found is None:
             return None
-        return row_entry(*found)
+        return self._used(doc_id, row_entry(*found))
 
     def entries_of(self, ids: Collection[str]) -> dict[str, Entry]:
         """``entry`` for many ids at once (unknown ids left out)."""
         found: dict[str, Entry] = {}
         sql = "SELECT id, body, accessed, last_accessed FROM docs WHERE id IN "
         for doc_id, body, accessed, last in self._many(sql, ids):
-            found[doc_id] = row_entry(body, accessed, last)
+            found[doc_id] = self._used(doc_id, row_entry(body, accessed, last))
         return found
+
+    def _used(self, doc_id: str, entry: Entry) -> Entry:
+        """``entry`` with its accesses not folded yet (``uses``) added, as the fold adds
+        them (``IndexDb.fold_accesses``: one more use each, the later day kept)."""
+        extra = self.uses.get(doc_id)
+        if extra is not None:
+            entry.accessed += extra[0]
+            entry.last_accessed = max(entry.last_accessed, extra[1])
+        return entry
 
     def rows_at(self, slots: Sequence[int]) -> list[Row]:
         """What ranking reads of the documents at many slots (``Row``; unknown slots left
@@ -206,6 +228,7 @@ class IndexReads:
         return {i for (i,) in self.conn.execute("SELECT id FROM docs WHERE pinned")}
 
     def usage_groups(self) -> list[tuple[str, str, str, int]]:
+        self._settled()
         sql = "SELECT DISTINCT last_accessed, date, created, accessed FROM docs"
         return self.conn.execute(sql).fetchall()
 
@@ -214,6 +237,7 @@ class IndexReads:
     ) -> list[tuple[int, str]]:
         """(slot, id) of up to ``limit`` entries past slot ``after`` with these usage
         fields, in slot order (one range of the ``docs_usage`` index)."""
+        self._settled()
         sql = ("SELECT slot, id FROM docs WHERE last_accessed = ? AND date = ? AND created = ?"
                " AND accessed = ? AND slot > ? ORDER BY slot LIMIT ?")  # fmt: skip
         return self.conn.execute(sql, (*fields, after, limit)).fetchall()
@@ -243,6 +267,7 @@ class IndexReads:
 
     def stat_groups(self) -> list[tuple[Alike, int]]:
         """The entries as ``rules.stats.grouped_stats`` reads them (``_STAT_GROUPS``)."""
+        self._settled()
         return [(Alike(status, bool(active), category, origin, float(quality), pinned, last,
                        day, used, ttl), n)
                 for status, active, category, origin, quality, pinned, last, day, used, ttl, n
@@ -254,6 +279,11 @@ class IndexReads:
         sql = ("SELECT digest, count(*) FROM docs INDEXED BY docs_digest"
                " WHERE active_category IS NOT NULL GROUP BY digest HAVING count(*) > 1")  # fmt: skip
         return self.conn.execute(sql).fetchall()
+
+    def _settled(self) -> None:
+        """Unsettled while accesses are not folded (``uses``): these reads group by them."""
+        if self.uses:
+            raise Unsettled
 
     # -- meta ---------------------------------------------------------------------
     def _meta(self, name: str) -> str | None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import weakref
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
 from toon_memory.errors import ToonMemoryError
@@ -30,6 +32,8 @@ from toon_memory.store.data_rows import DataRows
 from toon_memory.store.index_anchor import decode_position, encode_position, fold_accesses
 from toon_memory.store.index_bulk import Analyse
 from toon_memory.store.index_db import IndexDb, drop_index, index_path
+from toon_memory.store.index_lag import LAG_BYTES, AccessTail
+from toon_memory.store.index_reads import Unsettled
 from toon_memory.store.index_view import IndexView
 from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.toon_rows import NotOurs
@@ -79,8 +83,12 @@ class _Moved(Exception):
     """The files changed while the index caught up: the transaction is dropped."""
 
 
-def synced_index(store: Store, analyse: Analyse, held: IndexDb | None = None) -> IndexDb | None:
-    """The store's index, up to date (``held``: one opened earlier, reused when valid)."""
+def synced_index(
+    store: Store, analyse: Analyse, held: IndexDb | None = None, lagging: bool = False
+) -> IndexDb | None:
+    """The store's index, up to date (``held``: one opened earlier, reused when valid);
+    ``lagging``: left behind the access log when only it grew, by at most ``LAG_BYTES``
+    (the caller reads it through ``store.index_lag.ranking``)."""
     if store.encrypted():
         if held is not None:
             held.close()
@@ -91,7 +99,8 @@ def synced_index(store: Store, analyse: Analyse, held: IndexDb | None = None) ->
         return None
     try:
         now = _files_now(store.paths)
-        if _current(decode_position(db.position()), now):
+        have = decode_position(db.position())
+        if _current(have, now, LAG_BYTES if lagging else 0):
             return db
         loaded, rebuilt = store.loaded() is not None, False
         with db.writing():
@@ -122,6 +131,28 @@ def lean_view(
     return db, IndexView(db, position)
 
 
+@contextlib.contextmanager
+def ranking(db: IndexDb, paths: MemoryPaths) -> Iterator[IndexDb]:
+    """One read snapshot of ``db`` (from ``synced_index`` with ``lagging``) with the access
+    log's lines past its position held as its ``uses`` (``store.index_lag``); ``Unsettled``
+    when it lags the files by more than those lines (or they cannot be read as its own)."""
+    with db.reading():
+        have = decode_position(db.position())
+        now = _files_now(paths)
+        uses = None
+        if have is not None and _current(have, now, LAG_BYTES):
+            uses = _TAILS.setdefault(db, AccessTail()).read(paths.access_log, have)
+        if uses is None or _files_now(paths)[:2] != now[:2]:
+            raise Unsettled
+        db.uses = uses
+        try:
+            yield db
+        finally:
+            del db.uses  # (back to the class's: none)
+
+
+#: Each open index's reader of its access log's tail (``ranking``).
+_TAILS: weakref.WeakKeyDictionary[IndexDb, AccessTail] = weakref.WeakKeyDictionary()
 Files = tuple[FileId | None, int | None, int, int | None, int]
 
 
@@ -131,15 +162,17 @@ def _files_now(paths: MemoryPaths) -> Files:
     return file_id(paths.data), j_ino, j_size, a_ino, a_size
 
 
-def _current(have: Position | None, now: Files) -> bool:
+def _current(have: Position | None, now: Files, lag: int = 0) -> bool:
+    """The index at ``have`` describes the files ``now``, but for up to ``lag`` more bytes
+    of the same access log."""
     data, j_ino, j_size, a_ino, a_size = now
     return (
         have is not None
         and have.data == data
         and have.journal_offset == j_size
         and (not j_size or have.journal_ino == j_ino)
-        and have.access_offset == a_size
-        and (not a_size or have.access_ino == a_ino)
+        and (not have.access_offset or have.access_ino == a_ino)
+        and have.access_offset <= a_size <= have.access_offset + lag
     )
 
 

@@ -65,6 +65,9 @@ GITIGNORE = (
 class Store(Compaction, Damage, Snapshots):
     """The files of one memory folder, read and written safely (compaction: ``Compaction``)."""
 
+    #: Its index may lag its access log in a long-lived process (``store.index_lag``).
+    lags_accesses = True
+
     def __init__(
         self,
         paths: MemoryPaths,
@@ -309,11 +312,14 @@ class Store(Compaction, Damage, Snapshots):
         except OSError:
             return False
 
-    def index(self, analyse: Analyse, held: IndexDb | None) -> IndexDb | None:
-        """The on-disk index, current with the files (``held``: one opened earlier)."""
+    def index(
+        self, analyse: Analyse, held: IndexDb | None, lagging: bool = False
+    ) -> IndexDb | None:
+        """The on-disk index, current with the files (``held``: one opened earlier;
+        ``lagging``: but for the access log's last lines, ``store.index_lag``)."""
         from toon_memory.store.index_sync import synced_index
 
-        return synced_index(self, analyse, held)
+        return synced_index(self, analyse, held, lagging)
 
     def lean_view(
         self, analyse: Analyse, held: IndexDb | None

@@ -70,6 +70,9 @@ def check_project(name: str) -> str:
 class TeamStore(Store):
     """One project of a team database, read and written through ``Store``'s interface."""
 
+    #: Its uses are rows of the database, read with the index's (no access log to lag).
+    lags_accesses = False
+
     def __init__(
         self,
         paths: MemoryPaths,
@@ -232,9 +235,11 @@ class TeamStore(Store):
         """Always: a server keeps only the index's pages of a project, at any size."""
         return True
 
-    def index(self, analyse: Analyse, held: IndexDb | None) -> IndexDb | None:
+    def index(
+        self, analyse: Analyse, held: IndexDb | None, lagging: bool = False
+    ) -> IndexDb | None:
         """The project's local index at the database's head (inside a change: at the
-        locked revision), or None when no index file can be used here."""
+        locked revision), or None when no index file can be used here (never lagging)."""
         with self._mutex:
             if self._conn is not None:
                 return self._synced(self._conn, analyse, held, locked=True)
