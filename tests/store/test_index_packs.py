@@ -227,3 +227,19 @@ def test_the_packs_leave_no_write_ahead_log_behind(tmp_path: Path) -> None:
     with db.reading():
         assert _terms(db)
     assert (tmp_path / "index.sqlite-wal").stat().st_size == 0
+
+
+def test_an_index_packed_in_an_older_rows_format_is_packed_again(tmp_path: Path) -> None:
+    """The rows pack is kept under a name of its format: an index whose rows pack is of an
+    older one (renamed here) gets a full repack at the next check, the old pack gone."""
+    db = _packed(tmp_path)
+    with db.writing():
+        db.conn.execute("UPDATE packs SET term = ?, data = ? WHERE term = ?",
+                        ("\x00rows", b"RP2\x00 an older format", ROWS))  # fmt: skip
+    db.close()
+    db = _new_db(tmp_path)  # another process: it has not seen this index's rows pack
+    assert db.packed_rows() is None
+    db.keep_packs_fresh(pack_postings)
+    assert ROWS in _terms(db) and "\x00rows" not in _terms(db)
+    rows = db.packed_rows()
+    assert rows is not None and rows[0].rows_at(range(10)) == db.rows_at(range(10)) != []

@@ -53,8 +53,9 @@ Pack = Callable[[Iterable[tuple[int, float, float]]], bytes]
 ZIP_FROM = 256 * 1024
 #: The term the lengths pack is kept under.
 LENGTHS = ""
-#: The term the rows pack (``store.row_pack``) is kept under (no term starts with NUL)...
-ROWS = "\x00rows"
+#: The term the rows pack (``store.row_pack``) is kept under (no term starts with NUL;
+#: named for its format: an index packed with another has none, so it is packed again)...
+ROWS = "\x00rows3"
 #: ...made for an index of at most this many slots (past it a process reads the rows of its
 #: candidates one by one: ~4.5 MB held per 100,000 rows).
 ROWS_UPTO = 262_144
