@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
@@ -71,7 +71,7 @@ class RankPass:
     session_files: frozenset[str]  # normalised (``paths.normalise_path``)
     query_family: str
     named_files: frozenset[str] = frozenset()  # paths the query names, normalised
-    #: Adjusting a score reads the entry beyond its row (``_adjust``); set from the above.
+    #: Adjusting a score reads the entry beyond its row (``_adjusted``); set from the above.
     reads_entries: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
@@ -135,7 +135,7 @@ def rank_entries(
     added: set[str] = set()
     for node in sorted(corpus.pinned) if o.pins else ():
         if node not in scores and allowed(node):
-            scores[node] = _adjust(corpus, node, 0.0, ctx)
+            scores.update(_adjusted(corpus, [(node, 0.0, 1.0)], ctx))
             hop[node] = -1
             added.add(node)
     order = _order(corpus, scores, o, added)
@@ -265,32 +265,38 @@ def _fuse(
         importance = {n: signals.auto_importance(entries[n], ctx.today) for n in relevance}
         fused = rank.linear(relevance, centrality, importance, hop)
     top = max(relevance.values(), default=0.0) or 1.0
-    return {node: _adjust(corpus, node, value, ctx, relevance[node] / top)
-            for node, value in fused.items()}  # fmt: skip
+    return _adjusted(corpus, [(node, value, relevance[node] / top)
+                              for node, value in fused.items()], ctx)  # fmt: skip
 
 
-def _adjust(
-    corpus: RankCorpus, node: str, value: float, ctx: RankPass, strength: float = 1.0
-) -> float:
-    """The fused score times (1 + bonuses x ``strength``), quality, session, a file the query
-    names, and freshness.
+def _adjusted(
+    corpus: RankCorpus, fused: Iterable[tuple[str, float, float]], ctx: RankPass
+) -> dict[str, float]:
+    """Each (node, fused score, strength) as its score: the fused score times (1 + bonuses
+    x strength), quality, session, a file the query names, and freshness.
 
     ``strength`` is the entry's relevance over the best one (0..1): a bonus
     helps an entry as much as the entry matches the query.
     """
-    bonus, quality_factor = corpus.static[node]
-    if ctx.query_family and corpus.family[node] == ctx.query_family:
-        bonus += signals.FAMILY_BONUS
+    static, family, wanted = corpus.static, corpus.family, ctx.query_family
     # Without these options, what the candidate's row holds is all (no entry read).
-    entry = corpus.entries[node] if ctx.reads_entries else None
-    if entry is not None and ctx.opts.path_scope:
-        bonus += signals.context_bonus(entry, "", "", ctx.opts.path_scope)
-    value *= (1.0 + bonus * max(0.0, min(strength, 1.0))) * quality_factor
-    return value if entry is None else _entry_factors(entry, value, ctx)
+    entries = corpus.entries if ctx.reads_entries else None
+    scope = ctx.opts.path_scope
+    out: dict[str, float] = {}
+    for node, value, strength in fused:
+        bonus, quality_factor = static[node]
+        if wanted and family[node] == wanted:
+            bonus += signals.FAMILY_BONUS
+        entry = None if entries is None else entries[node]
+        if entry is not None and scope:
+            bonus += signals.context_bonus(entry, "", "", scope)
+        value *= (1.0 + bonus * max(0.0, min(strength, 1.0))) * quality_factor
+        out[node] = value if entry is None else _entry_factors(entry, value, ctx)
+    return out
 
 
 def _entry_factors(entry: Entry, value: float, ctx: RankPass) -> float:
-    """``_adjust``'s session, named-file and freshness factors (they read the entry)."""
+    """``_adjusted``'s session, named-file and freshness factors (they read the entry)."""
     if signals.in_session(entry, ctx.session_files):
         value *= signals.SESSION_FACTOR
     if ctx.named_files and entry.file and names_file(entry.file, ctx.named_files):

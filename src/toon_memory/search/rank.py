@@ -16,6 +16,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import TypeVar
 
 from toon_memory.search.graph import Neighbourhood
@@ -34,12 +35,15 @@ def shared_ranks(scores: Mapping[str, float]) -> dict[str, int]:
     distinct values (degrees in a chain of turns are 1 or 2) must not place
     two nearly equal nodes hundreds of ranks apart.
     """
-    ordered = sorted(scores.items(), key=lambda item: -item[1])
+    ordered = sorted(scores.items(), key=itemgetter(1), reverse=True)  # (stable, as ascending)
     ranks: dict[str, int] = {}
     previous: float | None = None
     current = 0
+    isclose = math.isclose
     for node, value in ordered:
-        if previous is None or not math.isclose(value, previous, rel_tol=1e-12, abs_tol=1e-12):
+        if value != previous and (
+            previous is None or not isclose(value, previous, rel_tol=1e-12, abs_tol=1e-12)
+        ):
             current += 1
             previous = value
         ranks[node] = current
