@@ -26,8 +26,9 @@ from toon_memory.search.engine import Ranker
 from toon_memory.search.source import SourceCorpus
 from toon_memory.store import compaction, index_lag
 from toon_memory.store.cache import Position
-from toon_memory.store.index_anchor import decode_position, encode_position, fold_accesses
+from toon_memory.store.index_anchor import decode_position, encode_position
 from toon_memory.store.index_db import IndexDb
+from toon_memory.store.index_lag import tally
 from toon_memory.store.index_reads import Unsettled
 from toon_memory.store.index_sync import index_path, ranking
 from toon_memory.store.paths import MemoryPaths
@@ -67,7 +68,7 @@ def test_lines_held_beside_the_index_answer_as_folded_ones(  # type: ignore[no-u
 ) -> None:
     """Lines appended a piece at a time (``cut``: the last one's end still being
     written): after each piece, the lagging index's answers (entries' uses and days
-    included) equal those of an index with every whole line folded in."""
+    included) equal those of an index with every whole line folded in, one at a time."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         paths = MemoryPaths(root)
@@ -81,8 +82,10 @@ def test_lines_held_beside_the_index_answer_as_folded_ones(  # type: ignore[no-u
             written += text
             log.write_bytes(written)
             folded = _filled(root / f"f{i}")
-            with folded.writing():
-                fold_accesses(folded, log, 0)
+            with folded.writing():  # the reference: each whole line folded on its own, in order
+                for line in written[: written.rfind(b"\n") + 1].decode().splitlines():
+                    entry_id, _, day = line.partition(" ")
+                    folded.fold_access(entry_id, day)
             for query in _QUERIES:
                 assert _ranked(lagging, query, paths) == _ranked(folded, query, None)
             folded.close()
@@ -224,3 +227,21 @@ def test_past_lag_bytes_the_accesses_are_folded(project: Path, monkeypatch) -> N
         assert size - position.access_offset <= 200 + size // 2  # never far behind
     assert len(set(offsets)) > 1  # folded more than once
     assert _answer(memory, "redis worker 3") == _reference(project, "redis worker 3")
+
+
+@given(lines=st.lists(_line, max_size=30))
+@settings(max_examples=60, deadline=None)
+def test_a_fold_of_tallied_lines_leaves_what_folding_each_line_leaves(lines) -> None:  # type: ignore[no-untyped-def]
+    """``fold_accesses`` updates each entry once with its tally (``index_lag.tally``); the
+    rows it leaves are those of folding the lines one at a time, in order."""
+    with tempfile.TemporaryDirectory() as tmp:
+        at_once, one_by_one = _filled(Path(tmp) / "a"), _filled(Path(tmp) / "b")
+        with at_once.writing():
+            at_once.fold_accesses(tally(f" {entry_id} {day}\t" for entry_id, day in lines))
+        with one_by_one.writing():
+            for entry_id, day in lines:
+                one_by_one.fold_access(entry_id, day)
+        sql = "SELECT id, accessed, pending, last_accessed FROM docs ORDER BY id"
+        assert at_once.conn.execute(sql).fetchall() == one_by_one.conn.execute(sql).fetchall()
+        at_once.close()
+        one_by_one.close()

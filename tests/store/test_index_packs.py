@@ -119,7 +119,7 @@ def test_a_long_run_of_recalls_keeps_the_packs_and_the_log_short(
     slot = db.conn.execute("SELECT slot FROM docs WHERE key = 'k1'").fetchone()[0]
     for _ in range(30):  # 180 access rows: cut four times
         with db.writing():
-            db.fold_accesses((i, "2026-07-14") for i in ids)
+            db.fold_accesses({i: (1, "2026-07-14") for i in ids})
     with db.reading():
         assert db.packed(_head(db)) is not None and db.packed(_head(db))[1] == [slot]  # type: ignore[index]
         assert db.conn.execute("SELECT count(*) FROM doc_changes").fetchone()[0] <= 40

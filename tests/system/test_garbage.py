@@ -92,3 +92,22 @@ def test_a_failing_call_still_settles() -> None:
     with pytest.raises(RuntimeError), collector.call():
         raise RuntimeError("boom")
     assert gc.get_freeze_count() > 0
+
+
+def test_idle_work_runs_once_idle_before_the_full_pass_and_a_failure_is_let_go() -> None:
+    done: list[str] = []
+
+    def work() -> None:
+        done.append("work")
+        raise OSError("a busy disk")  # upkeep that fails waits for the next idle time
+
+    collector = Collector(idle=0.05, idle_work=work)
+    ref = _frozen_cycle(collector)
+    deadline = time.monotonic() + 10
+    while ref() is not None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert done == ["work"] and ref() is None  # the work, then the pass all the same
+    busy = Collector(idle=3600, idle_work=work)
+    with busy.call():
+        pass
+    assert done == ["work"]  # never idle long enough: not run

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from toon_memory.store.cache import Position
 from toon_memory.store.index_db import IndexDb, index_path
+from toon_memory.store.index_lag import tally
 from toon_memory.store.paths import MemoryPaths
 
 
@@ -68,8 +69,7 @@ def fold_accesses(db: IndexDb, path: Path, start: int, stop: int | None = None) 
     except FileNotFoundError:
         return start
     whole = raw[: raw.rfind(b"\n") + 1]
-    lines = (line.strip().partition(" ") for line in whole.decode("utf-8", "replace").splitlines())
-    db.fold_accesses((entry_id, day) for entry_id, _, day in lines)
+    db.fold_accesses(tally(whole.decode("utf-8", "replace").splitlines()))
     return start + len(whole)
 
 

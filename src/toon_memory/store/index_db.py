@@ -362,14 +362,15 @@ class IndexDb(IndexPacks):
 
     def fold_access(self, entry_id: str, day: str) -> None:
         """One access-log line: the entry was recalled on ``day`` (``State.fold_accesses``)."""
-        self.fold_accesses([(entry_id, day)])
+        self.fold_accesses({entry_id: (1, day)})
 
-    def fold_accesses(self, lines: Iterable[tuple[str, str]]) -> None:
-        """``fold_access`` of many (entry id, day) lines, in order, in one statement."""
+    def fold_accesses(self, uses: Mapping[str, tuple[int, str]]) -> None:
+        """Many lines, as ``store.index_lag.tally`` counts them: each entry's row updated
+        once (its uses added, the later day kept), in one statement."""
         self.conn.executemany(
-            "UPDATE docs SET accessed = accessed + 1, pending = pending + 1, last_accessed ="
-            " CASE WHEN ?2 > last_accessed THEN ?2 ELSE last_accessed END WHERE id = ?1",
-            lines,
+            "UPDATE docs SET accessed = accessed + ?2, pending = pending + ?2, last_accessed ="
+            " CASE WHEN ?3 > last_accessed THEN ?3 ELSE last_accessed END WHERE id = ?1",
+            ((entry_id, count, day) for entry_id, (count, day) in uses.items()),
         )
 
     def _drop(self, entry_id: str, slot: int) -> None:

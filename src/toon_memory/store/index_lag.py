@@ -22,7 +22,7 @@ lookup per entry read, and are folded with the next write (``remember``), past
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from toon_memory.store.cache import Position
@@ -60,9 +60,18 @@ class AccessTail:
             raw = handle.read(info.st_size - self.end)
         whole = raw[: raw.rfind(b"\n") + 1]
         self.end += len(whole)
-        uses = self.uses
-        for line in whole.decode("utf-8", "replace").splitlines():
-            entry_id, _, day = line.strip().partition(" ")
-            count, last = uses.get(entry_id, (0, day))
-            uses[entry_id] = count + 1, max(last, day)
-        return uses
+        return tally(whole.decode("utf-8", "replace").splitlines(), self.uses)
+
+
+def tally(
+    lines: Iterable[str], into: dict[str, tuple[int, str]] | None = None
+) -> dict[str, tuple[int, str]]:
+    """The uses of access-log lines (``<id> <day>``, whitespace around them ignored) added to
+    ``into``: per entry id, how many lines and the latest day (in text order, as the index's
+    fold compares them: the later of two days is the larger text)."""
+    uses: dict[str, tuple[int, str]] = {} if into is None else into
+    for line in lines:
+        entry_id, _, day = line.strip().partition(" ")
+        count, last = uses.get(entry_id, (0, day))
+        uses[entry_id] = count + 1, max(last, day)
+    return uses

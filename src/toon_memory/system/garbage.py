@@ -1,5 +1,5 @@
 """A long-lived server's garbage collection: what a call leaves alive is frozen, cycles are
-collected when the server is idle.
+collected when the server is idle (after its idle work, if it has any).
 
 Invariant: when the last running call ends, every object alive is frozen (``gc.freeze``, O(1)),
 so the automatic collections of the next call look only at what that call makes, never at the
@@ -14,10 +14,11 @@ walks the frozen list: never called per call.)
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 #: Seconds without a call before the daemon thread collects frozen cycles.
@@ -29,8 +30,11 @@ EVERY = 512
 class Collector:
     """Freezes the survivors of each call; collects in full when idle (see the invariant)."""
 
-    def __init__(self, idle: float = IDLE) -> None:
+    def __init__(self, idle: float = IDLE, idle_work: Callable[[], None] = lambda: None) -> None:
+        """``idle_work``: what the server does once ``idle`` seconds pass with no call, before
+        the full pass (the idle thread runs it; it must let a call that starts go first)."""
         self._idle = idle
+        self._idle_work = idle_work
         self._guard = threading.Lock()
         self._running = 0
         self._last_end = time.monotonic()
@@ -71,13 +75,15 @@ class Collector:
         gc.freeze()
 
     def _watch(self) -> None:
-        """The daemon thread: one full pass once ``idle`` seconds pass with no call, then it
-        ends (the next call that settles starts another)."""
+        """The daemon thread: the idle work and one full pass once ``idle`` seconds pass with
+        no call, then it ends (the next call that settles starts another)."""
         while True:
             time.sleep(self._idle / 2)
             with self._guard:
                 if self._running or time.monotonic() - self._last_end < self._idle:
                     continue
                 self._thread = None
+            with contextlib.suppress(Exception):  # (upkeep: a failure waits for the next idle)
+                self._idle_work()
             self.collect()
             return

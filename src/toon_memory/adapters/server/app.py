@@ -20,7 +20,10 @@ the journal. However it stops, the client's stdio pipes are given back as they
 were (``lines.Pipes.release``) before the process exits. The server's session
 heartbeat (``heartbeat``) is written in the worker thread, never on the
 start-up path: when the memory is first opened (the first tool call, resource
-or prompt after the handshake) and after each write tool call.
+or prompt after the handshake) and after each write tool call. A server that owns
+its process, idle for ``system.garbage.IDLE`` seconds, catches its memory up with its
+files (``_settle``: the accesses its recalls left beside the index are folded in) unless
+a call holds it.
 """
 
 from __future__ import annotations
@@ -201,7 +204,17 @@ class ToonMemoryServer(MCPServer[Any]):
         (``system.garbage``). Not for a server run inside another program's process
         (freezing is process-wide)."""
         if self._garbage is None:
-            self._garbage = Collector()
+            self._garbage = Collector(idle_work=self._settle)
+
+    def _settle(self) -> None:
+        """Idle upkeep: the memory caught up with its files (a warm index takes the accesses
+        its recalls left beside it: ``store.index_lag``), unless a call holds it."""
+        if self._memory is not None and self._serial.acquire(blocking=False):
+            try:
+                if not self._stopping:
+                    self._memory.refresh()
+            finally:
+                self._serial.release()
 
     def close(self, wait: float | None = None) -> bool:
         """End the session and compact the memory (no-op if never opened).

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from toon_memory.model.entry import entry_from_row
 from toon_memory.store.index_bulk import Analyse
 from toon_memory.store.index_db import IndexDb
+from toon_memory.store.index_lag import tally
 from toon_memory.store.state import State
 from toon_memory.store.team import rows
 from toon_memory.store.team.database import describe
@@ -124,8 +125,7 @@ def _catch_up(
             elif op.kind == "del":
                 db.remove(str(op.data["id"]))
     if now[2] > have[2]:
-        lines = (line.partition(" ") for line in rows.access_lines(conn, project, have[2], now[2]))
-        db.fold_accesses((entry_id, day) for entry_id, _, day in lines)
+        db.fold_accesses(tally(rows.access_lines(conn, project, have[2], now[2])))
 
 
 def _rebuild(
