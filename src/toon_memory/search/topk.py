@@ -257,8 +257,9 @@ class Plan:
                 key, _n, depth, k, bound, bits = heapq.heappop(frontier)
                 if below(-key) and (not batch.flush() or below(-key)):
                     break
-                if depth == split or bits.bit_count() <= FEW:  # a leaf
-                    batch.add(bits)
+                count = -1 if depth == split else bits.bit_count()
+                if count <= FEW:  # a leaf (-1: as deep as it goes, its count not known yet)
+                    batch.add(bits, count)
                     continue
                 for cell, cell_bound, held in (*options[depth], (~alls[depth], 0.0, 0)):
                     sub = bits & cell
@@ -338,9 +339,10 @@ class _Batch:
         self._score = score
         self._bits, self._size = 0, 0
 
-    def add(self, bits: int) -> None:
+    def add(self, bits: int, count: int = -1) -> None:
+        """Put off a leaf (``count``: its slots, when known; -1: counted here)."""
         self._bits |= bits
-        self._size += bits.bit_count()
+        self._size += bits.bit_count() if count < 0 else count
         if self._size >= BATCH:
             self.flush()
 
