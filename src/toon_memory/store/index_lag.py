@@ -16,7 +16,8 @@ Why: a long-lived server folded the previous recall's ~30 accesses into the inde
 start of every recall, a write transaction that updates two indexes of the docs table per
 row (~0.5 ms of a 5 ms recall at 100,000 entries); held beside the index they cost a dict
 lookup per entry read, and are folded with the next write (``remember``), past
-``LAG_BYTES``, or before a read that groups by them.
+``LAG_BYTES``, before a read that groups by them, or by the server once it is idle
+(``adapters.server.app``), each entry's row updated once with its tally (``tally``).
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def synced_index(
 ) -> IndexDb | None:
     """The store's index, up to date (``held``: one opened earlier, reused when valid);
     ``lagging``: left behind the access log when only it grew, by at most ``LAG_BYTES``
-    (the caller reads it through ``store.index_lag.ranking``)."""
+    (the caller reads it through ``ranking``)."""
     if store.encrypted():
         if held is not None:
             held.close()
