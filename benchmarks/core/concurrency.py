@@ -1,7 +1,9 @@
 """Full-size durability check: 8 processes x 100 CLI remembers at once must leave exactly 800 entries.
 
 Run: ``python -m benchmarks.core.concurrency [--writers 8 --each 100 --runs 3]``.
-Prints one line per run and a summary table; exits 1 if any run lost an entry.
+Prints one line per run and a summary table; exits 1 if any run lost an entry. An entry is
+kept whether it is active or was moved to the archive by the 100-entry auto-archive (the
+defaults, as a user runs them): ``stats --json``'s total plus archived.
 """
 
 from __future__ import annotations
@@ -37,10 +39,10 @@ def one_run(writers: int, each: int) -> tuple[int, float]:
         if any(proc.wait() != 0 for proc in procs):
             raise SystemExit("a writer failed")
         elapsed = time.perf_counter() - start
-        out = root / "export.json"
-        subprocess.run([sys.executable, "-m", "toon_memory", "export", str(out)], env=env, check=True,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
-        return len(json.loads(out.read_text())["entries"]), elapsed
+        stats = subprocess.run([sys.executable, "-m", "toon_memory", "stats", "--json"], env=env,
+                               check=True, capture_output=True, text=True).stdout  # fmt: skip
+        counts = json.loads(stats)
+        return counts["total"] + counts["archived"], elapsed
 
 
 def main() -> None:
