@@ -19,7 +19,7 @@ from pathlib import Path
 
 from toon_memory.store.cache import Position
 from toon_memory.store.index_db import IndexDb, index_path
-from toon_memory.store.index_lag import tally
+from toon_memory.store.index_lag import tally, whole_lines
 from toon_memory.store.paths import MemoryPaths
 
 
@@ -68,9 +68,9 @@ def fold_accesses(db: IndexDb, path: Path, start: int, stop: int | None = None) 
             raw = handle.read() if stop is None else handle.read(stop - start)
     except FileNotFoundError:
         return start
-    whole = raw[: raw.rfind(b"\n") + 1]
-    db.fold_accesses(tally(whole.decode("utf-8", "replace").splitlines()))
-    return start + len(whole)
+    lines, size = whole_lines(raw)
+    db.fold_accesses(tally(lines))
+    return start + size
 
 
 def reanchor(paths: MemoryPaths, version: str, folded: Position, now: Position) -> None:

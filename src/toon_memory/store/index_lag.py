@@ -59,9 +59,16 @@ class AccessTail:
                 return None
             handle.seek(self.end)
             raw = handle.read(info.st_size - self.end)
-        whole = raw[: raw.rfind(b"\n") + 1]
-        self.end += len(whole)
-        return tally(whole.decode("utf-8", "replace").splitlines(), self.uses)
+        lines, size = whole_lines(raw)
+        self.end += size
+        return tally(lines, self.uses)
+
+
+def whole_lines(raw: bytes) -> tuple[list[str], int]:
+    """The whole lines of an access log's bytes (a last one still being written left out),
+    decoded, and how many bytes they take."""
+    whole = raw[: raw.rfind(b"\n") + 1]
+    return whole.decode("utf-8", "replace").splitlines(), len(whole)
 
 
 def tally(

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from toon_memory.model.entry import Entry, EntryMap, Summary, entry_from_row
 from toon_memory.rules.stats import Stats, compute_stats
+from toon_memory.store.index_lag import tally
 from toon_memory.store.journal import Op
 
 
@@ -212,14 +213,14 @@ class State:
         self.pending.pop(entry_id, None)
 
     def fold_accesses(self, lines: Iterable[str]) -> None:
-        """Count access-log lines (``<id> <date>``) into the entries."""
-        for line in lines:
-            entry_id, _, day = line.strip().partition(" ")
+        """Count access-log lines (``<id> <date>``, as ``index_lag.tally`` reads them) into
+        the entries: each entry's uses added, the later day kept."""
+        for entry_id, (count, day) in tally(lines).items():
             entry = self.entries.get(entry_id)
             if entry is None:
                 continue
-            entry.accessed += 1
-            self.pending[entry_id] = self.pending.get(entry_id, 0) + 1
+            entry.accessed += count
+            self.pending[entry_id] = self.pending.get(entry_id, 0) + count
             if day > entry.last_accessed:
                 entry.last_accessed = day
             if self.derived is not None:

@@ -41,6 +41,7 @@ from toon_memory.store.compaction import Compaction, inode_size
 from toon_memory.store.crypto import Key
 from toon_memory.store.damage import Damage
 from toon_memory.store.data_rows import read_data
+from toon_memory.store.index_lag import whole_lines
 from toon_memory.store.paths import MemoryPaths
 from toon_memory.store.snapshot import Snapshots
 from toon_memory.store.state import Derived, Lookup, State, StateNeeded
@@ -189,9 +190,9 @@ class Store(Compaction, Damage, Snapshots):
         with self.paths.access_log.open("rb") as handle:
             handle.seek(start)
             raw = handle.read()
-        whole = raw[: raw.rfind(b"\n") + 1]
-        state.fold_accesses(whole.decode("utf-8", "replace").splitlines())
-        return start + len(whole)
+        lines, size = whole_lines(raw)
+        state.fold_accesses(lines)
+        return start + size
 
     def _load_full(self, engine: bool) -> None:
         streamed = None if self._key is not None else read_data(self.paths.data)
