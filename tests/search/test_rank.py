@@ -35,6 +35,37 @@ def test_shared_ranks_are_dense(scores: dict[str, float]) -> None:
             assert (ranks[a] < ranks[b]) == (scores[a] > scores[b])
 
 
+def _ranks_one_by_one(scores: dict[str, float]) -> dict[str, int]:
+    """The definition, a node at a time: best first, a new rank past 1e-12 of the last one."""
+    ranks: dict[str, int] = {}
+    previous: float | None = None
+    current = 0
+    for node, value in sorted(scores.items(), key=lambda item: -item[1]):
+        if value != previous and (
+            previous is None or not math.isclose(value, previous, rel_tol=1e-12, abs_tol=1e-12)
+        ):
+            current += 1
+            previous = value
+        ranks[node] = current
+    return ranks
+
+
+#: Values near each other: a base plus a few 1e-13 steps (runs within 1e-12 and past it).
+_NEAR_VALUE = st.builds(
+    lambda base, tiny: base + tiny * 1e-13,
+    st.sampled_from([0.0, 1e-13, 0.25, 1.0, 3.0]),
+    st.integers(-20, 20),
+)
+NEAR = st.dictionaries(st.text("abcdefghij", min_size=1, max_size=3), _NEAR_VALUE)
+
+
+@given(NEAR)
+def test_shared_ranks_walk_values_as_nodes_one_by_one(scores: dict[str, float]) -> None:
+    """Near-equal values (within 1e-12 of the value that opened a rank) share it exactly as
+    walking the nodes one by one shares it."""
+    assert shared_ranks(scores) == _ranks_one_by_one(scores)
+
+
 def test_rrf_k_is_clamped() -> None:
     assert [rrf_k(n) for n in (0, 9, 16, 100, 3600, 10**6)] == [3, 3, 4, 10, 60, 60]
 

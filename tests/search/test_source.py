@@ -10,7 +10,7 @@ import pytest
 from tests.search.builders import TODAY, entry
 
 from toon_memory.search import Engine, RecallOptions
-from toon_memory.search.corpus import analyse
+from toon_memory.search.corpus import Corpus, analyse
 from toon_memory.search.engine import Ranker
 from toon_memory.search.source import SourceCorpus
 from toon_memory.store.index_db import IndexDb
@@ -46,7 +46,15 @@ def test_the_view_names_the_same_keys_and_categories(both: tuple[Engine, IndexDb
         }
         assert view.category_counts() == counts
         linked = next(e.id for e in ENTRIES if e.key == "redis-pool")
-        assert view.centrality(linked) > 0.0
+        ids = [e.id for e in ENTRIES]
+        rows_read = ids[:2]  # (the others' degrees are read one by one)
+        view.prefetch(rows_read)
+        in_memory = Corpus()
+        for one in ENTRIES:
+            in_memory.entries[one.id] = one
+            in_memory.index_entry(one)
+        assert view.centralities(ids) == in_memory.centralities(ids)
+        assert view.centralities([linked])[linked] == 1.0
 
 
 @pytest.mark.parametrize("options", [{"query": "redis"}, {"query": "auth", "mode": "graph"},

@@ -15,6 +15,7 @@ from tests.search.builders import TODAY
 from tests.store.test_index_db import _KEYS, _OPTIONS, _QUERIES, _apply, _entry, _new_db, _writes
 
 from toon_memory.search import Engine, RecallOptions, RecallResult
+from toon_memory.search import warm as warm_module
 from toon_memory.search.corpus import analyse
 from toon_memory.search.engine import Ranker
 from toon_memory.search.source import SourceCorpus
@@ -122,6 +123,25 @@ def test_kept_rows_are_read_again_only_when_they_changed(tmp_path: Path) -> None
     other.close()
     _answers(db)
     assert set(read()) == {db.slot(entries[2].id), db.slot(db.ids_with_key("k9")[0])}
+
+
+def test_past_the_rows_kept_they_are_dropped_and_the_answers_stay(  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A process keeps at most ``ROWS_KEPT`` rows: past it the kept ones go (those of the
+    read that went past stay) and are read again when asked for; no answer changes."""
+    monkeypatch.setattr(warm_module, "ROWS_KEPT", 5)
+    db = _new_db(tmp_path)
+    with db.writing():
+        for i in range(8):
+            db.upsert(_entry(f"k{i}", ["redis", "timeout"], [], {}), analyse)
+    first = _answers(db)
+    asked = _recorded(db, "rows_at")
+    assert _answers(db) == first
+    assert len({slot for slots in asked for slot in slots}) > 5  # read again, not kept
+    fresh = _new_db(tmp_path)
+    assert _answers(fresh) == first
+    fresh.close()
 
 
 def test_a_lasting_source_reads_its_rows_pack_with_its_first_rows(tmp_path: Path) -> None:

@@ -99,7 +99,10 @@ class RankCorpus(Protocol):
 
     @property
     def pinned(self) -> Collection[str]: ...
-    def centrality(self, node: str) -> float: ...
+    def centralities(self, nodes: Iterable[str]) -> dict[str, float]:
+        """Each node's degree over the largest degree in the memory (0..1)."""
+        ...
+
     def ids_of(self, key: str) -> list[str]: ...
     def category_counts(self) -> dict[str, int]:
         """How many active entries each category has (nothing unpacked)."""
@@ -149,8 +152,9 @@ class Corpus:
         #: ``category_bits`` kept until an entry is indexed or unindexed.
         self._bits: dict[str, int] = {}
 
-    def centrality(self, node: str) -> float:
-        return self.graph.centrality(node)
+    def centralities(self, nodes: Iterable[str]) -> dict[str, float]:
+        centrality = self.graph.centrality
+        return {node: centrality(node) for node in nodes}
 
     def conditional_slots(self) -> list[tuple[str, int]]:
         slot = self.index.slot

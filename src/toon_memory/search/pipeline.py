@@ -135,7 +135,7 @@ def rank_entries(
     added: set[str] = set()
     for node in sorted(corpus.pinned) if o.pins else ():
         if node not in scores and allowed(node):
-            scores.update(_adjusted(corpus, [(node, 0.0, 1.0)], ctx))
+            scores.update(_adjusted(corpus, [(node, 0.0)], {node: 1.0}, 1.0, ctx))
             hop[node] = -1
             added.add(node)
     order = _order(corpus, scores, o, added)
@@ -257,7 +257,7 @@ def _fuse(
     corpus: RankCorpus, relevance: dict[str, float], hop: dict[str, int], ctx: RankPass, n: int
 ) -> dict[str, float]:
     corpus.prefetch(relevance, whole=not ctx.opts.rrf or ctx.reads_entries)
-    centrality = {node: corpus.centrality(node) for node in relevance}
+    centrality = corpus.centralities(relevance)
     if ctx.opts.rrf:
         fused = rank.rrf(relevance, centrality, n)
     else:
@@ -265,38 +265,47 @@ def _fuse(
         importance = {n: signals.auto_importance(entries[n], ctx.today) for n in relevance}
         fused = rank.linear(relevance, centrality, importance, hop)
     top = max(relevance.values(), default=0.0) or 1.0
-    return _adjusted(corpus, [(node, value, relevance[node] / top)
-                              for node, value in fused.items()], ctx)  # fmt: skip
+    return _adjusted(corpus, fused.items(), relevance, top, ctx)
 
 
 def _adjusted(
-    corpus: RankCorpus, fused: Iterable[tuple[str, float, float]], ctx: RankPass
+    corpus: RankCorpus,
+    fused: Iterable[tuple[str, float]],
+    relevance: Mapping[str, float],
+    top: float,
+    ctx: RankPass,
 ) -> dict[str, float]:
-    """Each (node, fused score, strength) as its score: the fused score times (1 + bonuses
-    x strength), quality, session, a file the query names, and freshness.
+    """Each (node, fused score) as its score: the fused score times (1 + bonuses x
+    strength), quality, session, a file the query names, and freshness.
 
-    ``strength`` is the entry's relevance over the best one (0..1): a bonus
-    helps an entry as much as the entry matches the query.
+    ``strength`` is the entry's relevance over the best one, ``top`` (kept to 0..1): a
+    bonus helps an entry as much as the entry matches the query.
     """
     static, family, wanted = corpus.static, corpus.family, ctx.query_family
     # Without these options, what the candidate's row holds is all (no entry read).
     entries = corpus.entries if ctx.reads_entries else None
-    scope = ctx.opts.path_scope
     out: dict[str, float] = {}
-    for node, value, strength in fused:
+    for node, value in fused:
         bonus, quality_factor = static[node]
         if wanted and family[node] == wanted:
             bonus += signals.FAMILY_BONUS
-        entry = None if entries is None else entries[node]
-        if entry is not None and scope:
-            bonus += signals.context_bonus(entry, "", "", scope)
-        value *= (1.0 + bonus * max(0.0, min(strength, 1.0))) * quality_factor
-        out[node] = value if entry is None else _entry_factors(entry, value, ctx)
+        strength = relevance[node] / top  # (0..1, NaN as 0: max(0.0, min(strength, 1.0)))
+        strength = strength if 0.0 <= strength <= 1.0 else 1.0 if strength > 1.0 else 0.0
+        if entries is None:
+            out[node] = value * ((1.0 + bonus * strength) * quality_factor)
+        else:
+            out[node] = _entry_factors(entries[node], value, bonus, strength, quality_factor, ctx)
     return out
 
 
-def _entry_factors(entry: Entry, value: float, ctx: RankPass) -> float:
-    """``_adjusted``'s session, named-file and freshness factors (they read the entry)."""
+def _entry_factors(
+    entry: Entry, value: float, bonus: float, strength: float, quality: float, ctx: RankPass
+) -> float:
+    """``_adjusted`` of an entry read: its path scope bonus, then the session, named-file
+    and freshness factors."""
+    if ctx.opts.path_scope:
+        bonus += signals.context_bonus(entry, "", "", ctx.opts.path_scope)
+    value *= (1.0 + bonus * strength) * quality
     if signals.in_session(entry, ctx.session_files):
         value *= signals.SESSION_FACTOR
     if ctx.named_files and entry.file and names_file(entry.file, ctx.named_files):

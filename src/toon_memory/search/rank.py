@@ -16,7 +16,6 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Mapping, Sequence
-from operator import itemgetter
 from typing import TypeVar
 
 from toon_memory.search.graph import Neighbourhood
@@ -33,21 +32,19 @@ def shared_ranks(scores: Mapping[str, float]) -> dict[str, int]:
 
     Dense rather than competition ranking (1, 2, 2, 4): a signal with few
     distinct values (degrees in a chain of turns are 1 or 2) must not place
-    two nearly equal nodes hundreds of ranks apart.
+    two nearly equal nodes hundreds of ranks apart. A value within 1e-12 of the value
+    that opened the current rank shares it.
     """
-    ordered = sorted(scores.items(), key=itemgetter(1), reverse=True)  # (stable, as ascending)
-    ranks: dict[str, int] = {}
+    rank_of: dict[float, int] = {}  # each distinct value's rank, walked once, best first
     previous: float | None = None
     current = 0
     isclose = math.isclose
-    for node, value in ordered:
-        if value != previous and (
-            previous is None or not isclose(value, previous, rel_tol=1e-12, abs_tol=1e-12)
-        ):
+    for value in sorted(set(scores.values()), reverse=True):
+        if previous is None or not isclose(value, previous, rel_tol=1e-12, abs_tol=1e-12):
             current += 1
             previous = value
-        ranks[node] = current
-    return ranks
+        rank_of[value] = current
+    return {node: rank_of[value] for node, value in scores.items()}
 
 
 def rrf_k(n: int) -> int:

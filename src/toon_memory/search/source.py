@@ -353,14 +353,13 @@ class SourceCorpus:
                 return
             after = rows[-1][0]
 
-    def centrality(self, node: str) -> float:
+    def centralities(self, nodes: Iterable[str]) -> dict[str, float]:
         if self._max_degree < 0:
             self._max_degree = self.index.fact("max_degree", self.source.max_degree)
-        top = self._max_degree
-        degree = self._degrees.get(node)
-        if degree is None:
-            degree = self.source.degree(node)
-        return degree / top if top else 0.0
+        top, degrees, read = self._max_degree, self._degrees, self.source.degree
+        if not top:
+            return dict.fromkeys(nodes, 0.0)
+        return {node: (degrees[node] if node in degrees else read(node)) / top for node in nodes}
 
     def ids_of(self, key: str) -> list[str]:
         return sorted(self.source.ids_with_key(key))

@@ -217,8 +217,9 @@ class Plan:
         values = self.scores(slots, groups, bits)
         scored.update(zip(slots, values, strict=True))
         room = max(0, limit - len(heap))
-        for value in values[:room]:
-            heapq.heappush(heap, value)
+        if room:
+            heap += values[:room]
+            heapq.heapify(heap)
         if len(values) > room:
             floor = heap[0]
             for value in values[room:]:
