@@ -15,6 +15,7 @@ from tests.search.builders import TODAY
 from tests.store.test_index_db import _KEYS, _OPTIONS, _QUERIES, _apply, _entry, _new_db, _writes
 
 from toon_memory.search import Engine, RecallOptions, RecallResult
+from toon_memory.search import pipeline
 from toon_memory.search import warm as warm_module
 from toon_memory.search.corpus import analyse
 from toon_memory.search.engine import Ranker
@@ -166,6 +167,48 @@ def test_a_lasting_source_reads_its_rows_pack_with_its_first_rows(tmp_path: Path
             assert _summary(Ranker(SourceCorpus(reader)).recall(opts, today=TODAY)) == want
         assert (index_packs.ROWS in packs) is lasting
         assert (one_by_one == []) is lasting
+
+
+def test_a_lasting_source_reads_its_most_common_terms_with_its_rows_pack(  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch
+) -> None:
+    """With its rows pack, a server's source reads the packs of its most common terms, as
+    many as ``COMMON_BYTES`` holds at ~2 bytes a slot: a later query of them reads no pack.
+    Another source reads only its queries' terms. Every answer is a fresh reader's."""
+    from toon_memory.search.term_data import pack_postings
+
+    monkeypatch.setattr(index_packs, "PACK_FROM", 8)
+    monkeypatch.setattr(pipeline, "PRUNE_FROM", 1)  # (terms read as the pruned path reads them)
+    db = _new_db(tmp_path)
+    with db.writing():  # "redis" in every entry, "timeout" in half, "cache" in a quarter,
+        for i in range(40):  # "queue" in five (too few for a pack)
+            words = ["redis", *(["timeout"] if i % 2 else []), *(["cache"] if i % 4 == 0 else [])]
+            db.upsert(_entry(f"k{i}", [*words, *(["queue"] if i % 8 == 0 else [])], [], {}),
+                      analyse)  # fmt: skip
+    db.keep_packs_fresh(pack_postings)
+    monkeypatch.setattr(warm_module, "COMMON_BYTES", 2 * 40 * 3)  # three terms' worth
+
+    def asked(reader: IndexDb, query: str) -> list[object]:
+        opts = RecallOptions(query=query, limit=6)
+        with reader.reading():
+            return _summary(Ranker(SourceCorpus(reader)).recall(opts, today=TODAY))
+
+    want = {query: asked(db, query) for query in ("queue", "timeout", "redis timeout")}
+    with db.reading():
+        common = db.common_terms(3)
+    assert len(common) == 3
+    for lasting in (False, True):
+        reader = _new_db(tmp_path)
+        reader.lasting = lasting
+        packs = _recorded(reader, "packed")
+        assert asked(reader, "queue") == want["queue"]  # (no common term asked)
+        assert all(term in packs for term in common) is lasting
+        assert db.common_terms(4)[3] not in packs  # (past COMMON_BYTES: not read)
+        packs.clear()
+        assert asked(reader, "timeout") == want["timeout"]
+        assert asked(reader, "redis timeout") == want["redis timeout"]
+        assert ("timeout" in common) and ("timeout" in packs) is not lasting  # kept if lasting
+        reader.close()
 
 
 def test_a_kept_state_lets_its_source_go(tmp_path: Path) -> None:

@@ -68,6 +68,22 @@ def test_the_common_terms_and_the_lengths_are_packed_as_their_postings(tmp_path:
         assert rows[0].rows_at(everywhere) == db.rows_at(everywhere) != []
 
 
+def test_the_common_terms_are_the_packed_ones_held_by_the_most_entries(tmp_path: Path) -> None:
+    db = _new_db(tmp_path)
+    with db.writing():  # "redis" in 8 entries, "timeout" in 6, "cache" in 4, "queue" in 2
+        for i in range(8):
+            words = ["redis", *(["timeout"] if i < 6 else []), *(["cache"] if i < 4 else [])]
+            db.upsert(_entry(f"k{i}", [*words, *(["queue"] if i < 2 else [])], [], {}), analyse)
+    db.keep_packs_fresh(pack_postings)
+    with db.reading():
+        packed = _terms(db) - {LENGTHS, ROWS}
+        by_use = sorted(packed, key=lambda term: (-db.doc_freq(term), term))
+        assert [db.doc_freq(term) for term in by_use] == [8, 8, 6, 4]  # (the category too)
+        assert db.common_terms(3) == by_use[:3] == ["knowledge", "redi", "timeout"]
+        assert db.common_terms(100) == by_use and db.common_terms(0) == []
+        assert "queu" not in packed  # (held by fewer than PACK_FROM: no pack, never common)
+
+
 def test_a_pack_comes_with_the_slots_changed_since(tmp_path: Path) -> None:
     db = _packed(tmp_path)
     other = _new_db(tmp_path)  # another process

@@ -103,6 +103,13 @@ class IndexPacks(IndexReads):
         except (zlib.error, TypeError):
             return None
 
+    def common_terms(self, count: int) -> list[str]:
+        """The ``count`` packed terms held by the most entries, most first (``search.warm``:
+        a long-lived process reads their packs at once)."""
+        sql = ("SELECT p.term FROM packs p JOIN terms t ON t.term = p.term"
+               " ORDER BY t.df DESC, p.term LIMIT ?")  # fmt: skip
+        return [term for (term,) in self.conn.execute(sql, (max(0, count),))]
+
     def packed_rows(self) -> tuple[RowColumns, list[int]] | None:
         """The rows pack (``store.row_pack``) and the slots changed since it was made, or
         None when there is none to read (or it does not unpack)."""
