@@ -49,58 +49,9 @@ from toon_memory.store.index_bulk import (
 )
 from toon_memory.store.index_changes import Change, TermChanges
 from toon_memory.store.index_packs import BUSY_SECONDS, IndexPacks
+from toon_memory.store.index_schema import SCHEMA, create_tables, table_names, track, untrack
 from toon_memory.store.paths import MemoryPaths
 
-#: Bump when the tables change.
-SCHEMA = 12
-_TABLES = """
-CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
-CREATE TABLE docs (
-    slot INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, key TEXT NOT NULL, seq INTEGER NOT NULL,
-    len REAL NOT NULL, degree INTEGER NOT NULL DEFAULT 0, conditional INTEGER NOT NULL,
-    pinned INTEGER NOT NULL, active_category TEXT, last_accessed TEXT NOT NULL,
-    date TEXT NOT NULL, created TEXT NOT NULL, accessed INTEGER NOT NULL,
-    pending INTEGER NOT NULL DEFAULT 0, terms TEXT NOT NULL, body BLOB NOT NULL,
-    pos INTEGER NOT NULL, family TEXT NOT NULL, status TEXT NOT NULL, origin TEXT NOT NULL,
-    quality REAL NOT NULL, priority INTEGER NOT NULL, ttl TEXT NOT NULL, digest BLOB NOT NULL,
-    importance TEXT NOT NULL, evidence TEXT NOT NULL, category TEXT NOT NULL);
-CREATE INDEX docs_key ON docs (key);
-CREATE INDEX docs_pos ON docs (pos);
-CREATE INDEX docs_degree ON docs (degree);
-CREATE INDEX docs_usage ON docs (last_accessed, date, created, accessed, slot, id);
-CREATE INDEX docs_conditional ON docs (conditional) WHERE conditional;
-CREATE INDEX docs_pinned ON docs (pinned) WHERE pinned;
-CREATE INDEX docs_category ON docs (active_category, slot) WHERE active_category IS NOT NULL;
-CREATE INDEX docs_stats ON docs (status, active_category, origin, quality, priority != 0,
-    last_accessed, date, accessed > 0, ttl, pos);
-CREATE INDEX docs_digest ON docs (digest) WHERE active_category IS NOT NULL;
-CREATE TABLE terms (tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL,
-    ver INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE postings (tid INTEGER NOT NULL, slot INTEGER NOT NULL, tf REAL NOT NULL,
-    len REAL NOT NULL, PRIMARY KEY (tid, slot)) WITHOUT ROWID;
-CREATE TABLE links (src INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,
-    target TEXT NOT NULL, PRIMARY KEY (src, pos)) WITHOUT ROWID;
-CREATE INDEX links_target ON links (target);
-CREATE TABLE packs (term TEXT PRIMARY KEY, epoch INTEGER NOT NULL, seq INTEGER NOT NULL,
-    zipped INTEGER NOT NULL, data BLOB NOT NULL);
-CREATE TABLE doc_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, slot INTEGER NOT NULL,
-    facts INTEGER NOT NULL)
-"""
-#: Every change of a ``docs`` row logs its slot (``IndexReads.row_changes``), whoever makes
-#: it; ``facts`` is 1 when what ``row_changes`` calls the facts may have changed (a row
-#: added or removed, its degree, conditional or pinned flag), 0 for an access fold. A
-#: bulk fill or a clear runs without them (``_untracked``) and starts a new epoch.
-_TRACKING = """
-CREATE TRIGGER docs_added AFTER INSERT ON docs
-BEGIN INSERT INTO doc_changes (slot, facts) VALUES (NEW.slot, 1); END;
-CREATE TRIGGER docs_changed AFTER UPDATE ON docs
-BEGIN INSERT INTO doc_changes (slot, facts) VALUES (NEW.slot, NOT (NEW.degree IS OLD.degree
-    AND NEW.conditional IS OLD.conditional AND NEW.pinned IS OLD.pinned)); END;
-CREATE TRIGGER docs_removed AFTER DELETE ON docs
-BEGIN INSERT INTO doc_changes (slot, facts) VALUES (OLD.slot, 1); END
-"""
-_UNTRACK = ("DROP TRIGGER IF EXISTS docs_added", "DROP TRIGGER IF EXISTS docs_changed",
-            "DROP TRIGGER IF EXISTS docs_removed")  # fmt: skip
 #: Row changes kept at most; past it the older half goes (``_trim_changes``: a reader
 #: that far behind reads its rows again).
 CHANGES_KEPT = 50_000
@@ -156,7 +107,7 @@ class IndexDb(IndexPacks):
             )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=OFF")  # derived: a crash costs a rebuild
-            if not _tables(conn):
+            if not table_names(conn):
                 _create(conn, version)
             found = dict(conn.execute("SELECT k, v FROM meta WHERE k IN ('schema', 'version')"))
             if found == {"schema": str(SCHEMA), "version": version}:
@@ -255,14 +206,13 @@ class IndexDb(IndexPacks):
 
     @contextlib.contextmanager
     def _untracked(self) -> Iterator[None]:
-        """Change many rows without logging each (``_TRACKING``): every reader's kept rows
-        go, by a new epoch."""
-        for statement in _UNTRACK:
-            self.conn.execute(statement)
+        """Change many rows without logging each (``index_schema.TRACKING``): every reader's
+        kept rows go, by a new epoch."""
+        untrack(self.conn)
         yield
         self.conn.execute("DELETE FROM doc_changes")
         self._set_meta("rows_epoch", str(int(self._meta("rows_epoch") or 0) + 1))
-        _track(self.conn)
+        track(self.conn)
 
     def _trim_changes(self) -> None:
         """Once the log grew by ``CHANGES_KEPT`` since the last cut, cut its older half: the
@@ -405,24 +355,8 @@ class IndexDb(IndexPacks):
 def _create(conn: sqlite3.Connection, version: str) -> None:
     """The tables and meta of a new index (a racing process may have made them: kept)."""
     with _transaction(conn, "BEGIN IMMEDIATE"):
-        if _tables(conn):
-            return
-        for statement in filter(str.strip, _TABLES.split(";\n")):
-            conn.execute(statement)
-        _track(conn)
-        conn.executemany("INSERT INTO meta VALUES (?, ?)", [
-            ("schema", str(SCHEMA)), ("version", version), ("position", ""),
-            ("total", "0.0"), ("seq", "0"), ("rows_epoch", "0"), ("rows_floor", "0"),
-        ])  # fmt: skip
-
-
-def _track(conn: sqlite3.Connection) -> None:
-    for statement in filter(str.strip, _TRACKING.split(";\n")):
-        conn.execute(statement)
-
-
-def _tables(conn: sqlite3.Connection) -> list[str]:
-    return [name for (name,) in conn.execute("SELECT name FROM sqlite_master")]
+        if not table_names(conn):
+            create_tables(conn, version)
 
 
 @contextlib.contextmanager
