@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 from tests.search.builders import TODAY
 from tests.store.test_index_db import _KEYS, _OPTIONS, _QUERIES, _apply, _entry, _new_db, _writes
 
-from toon_memory.search import Engine, RecallOptions, RecallResult
-from toon_memory.search import pipeline
+from toon_memory.search import Engine, RecallOptions, RecallResult, pipeline
 from toon_memory.search import warm as warm_module
 from toon_memory.search.corpus import analyse
 from toon_memory.search.engine import Ranker
@@ -209,6 +208,17 @@ def test_a_lasting_source_reads_its_most_common_terms_with_its_rows_pack(  # typ
         assert asked(reader, "redis timeout") == want["redis timeout"]
         assert ("timeout" in common) and ("timeout" in packs) is not lasting  # kept if lasting
         reader.close()
+    with db.writing():  # the common terms' packs damaged: none is read at once from postings
+        db.conn.execute("UPDATE packs SET data = substr(data, 2) WHERE term NOT IN (?, ?)",
+                        (index_packs.LENGTHS, index_packs.ROWS))  # fmt: skip
+    reader = _new_db(tmp_path)
+    reader.lasting = True
+    postings = _recorded(reader, "postings")
+    assert asked(reader, "queue") == want["queue"]
+    assert not set(common) & set(postings)  # (left for the query that asks for them)
+    assert asked(reader, "timeout") == want["timeout"]
+    assert "timeout" in postings
+    reader.close()
 
 
 def test_a_kept_state_lets_its_source_go(tmp_path: Path) -> None:
@@ -337,9 +347,7 @@ def test_terms_read_from_packs_answer_as_their_postings(  # type: ignore[no-unty
 
 def test_a_damaged_pack_is_not_read(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A pack whose bytes were changed is refused (read from the postings), never an error."""
-    from toon_memory.search import pipeline
     from toon_memory.search.term_data import pack_postings
-    from toon_memory.store import index_packs
 
     monkeypatch.setattr(pipeline, "PRUNE_FROM", 0)
     monkeypatch.setattr(index_packs, "PACK_FROM", 1)

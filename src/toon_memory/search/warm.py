@@ -237,7 +237,8 @@ class Warm:
         return rows + rows_at(changed) if changed else rows
 
     def _read_common(self, source: object) -> None:
-        """A long-lived process's most common terms read (``COMMON_BYTES``, ``Common``)."""
+        """A long-lived process's most common terms read from their packs (``COMMON_BYTES``,
+        ``Common``); a term whose pack does not unpack is left for a query to read."""
         common, count = getattr(source, "common_terms", None), getattr(source, "count", None)
         if not getattr(source, "lasting", False) or not callable(common) or not callable(count):
             return
@@ -245,7 +246,12 @@ class Warm:
         facts = getattr(source, "term_facts", None)
         known = cast(Known, source).term_facts(terms) if callable(facts) else {}
         for term in terms:
-            self.term_data(cast(_Postings, source), term, version=known.get(term, (0, UNREAD))[1])
+            token = _token(source, term, known.get(term, (0, UNREAD))[1])
+            if token is None or token is ABSENT or term in self.terms:
+                continue
+            data = self._unpacked(source, term)
+            if data is not None:
+                self.terms[term] = (token, data)
 
     def _rent_paid(self, source: object) -> bool:
         """Time to read the rows pack: at once for a source that serves a long-lived
