@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.project.gitrepo import commit_files, git, init_repo
 
-from toon_memory.project.git import on_default_branch, session_files
+from toon_memory.project.git import on_default_branch, session_files, start_session_files
 
 
 def reference(root: Path) -> frozenset[str]:
@@ -83,3 +83,15 @@ def test_detached_head_and_unborn_branch(tmp_path: Path, repo: Path) -> None:
     (fresh / "a.py").write_text("a = 1\n")
     assert not on_default_branch(fresh)
     assert session_files(fresh) == {"a.py"}
+
+
+def test_asked_in_a_thread_they_answer_as_asked_at_once(repo: Path, tmp_path: Path) -> None:
+    """``start_session_files``: git runs while the caller works; reading the answer, as a
+    collection or by ``wait``, waits for it and gives what ``session_files`` gives."""
+    git(repo, "checkout", "-q", "-b", "feature")
+    commit_files(repo, {"src/new.py": "y = 2\n"}, "New module")
+    later = start_session_files(repo)
+    assert "src/new.py" in later
+    assert set(later) == later.wait() == session_files(repo) and len(later) == len(later.wait())
+    outside = start_session_files(tmp_path / "not-a-repo")
+    assert list(outside) == [] and "src/new.py" not in outside

@@ -9,7 +9,7 @@ ranked here, by the engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 from toon_memory.errors import InputError
 from toon_memory.model.clock import today
 from toon_memory.model.entry import Entry
-from toon_memory.project.git import session_files, start_session_files
+from toon_memory.project.git import start_session_files
 from toon_memory.store.paths import STORE_DIR
 
 if TYPE_CHECKING:
@@ -155,8 +155,10 @@ class Recaller:
                 return Engine.build([*state.entries.values(), *archived])
         return engine
 
-    def _session(self, wanted: bool) -> frozenset[str]:
-        return session_files(self.root) if wanted else frozenset()
+    def _session(self, wanted: bool) -> Collection[str]:
+        """The session's files when ``wanted``: git asked in a thread, waited for only
+        where the ranking reads them (after matching: the two overlap)."""
+        return start_session_files(self.root) if wanted else frozenset()
 
     def _record(self, result: RecallResult) -> RecallResult:
         ids = [hit.entry.id for hit in result.hits]
@@ -200,7 +202,7 @@ class Recaller:
         files_later = start_session_files(self.root)  # git runs while the index loads
         with self.ranker() as ranker:
             counts = ranker.category_counts()
-            files = files_later()
+            files = files_later.wait()
             wanted = max(1, min(sum(counts.values()), MAX_LIMIT))
             ranked = ranker.recall(
                 RecallOptions(limit=wanted, session_bias=True), today=today(), session_files=files

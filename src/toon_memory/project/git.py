@@ -10,7 +10,7 @@ repository another process may be using. Kept small: recall imports it.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 TIMEOUT = 2.0
@@ -74,30 +74,44 @@ def session_files(root: Path) -> frozenset[str]:
     return frozenset(name for name in files if name)
 
 
-def start_session_files(root: Path) -> Callable[[], frozenset[str]]:
-    """``session_files(root)`` begun in a thread (git works while the caller loads its
-    index); calling the returned function waits for the answer."""
-    import threading
+def start_session_files(root: Path) -> SessionFilesLater:
+    """``session_files(root)`` begun in a thread: git works while the caller loads its index
+    or ranks; the answer is waited for where it is first read."""
+    return SessionFilesLater(root)
 
-    found: list[frozenset[str]] = []
-    failed: list[BaseException] = []
 
-    def run() -> None:
+class SessionFilesLater(Collection[str]):
+    """``session_files`` of a root, asked in a thread at once; reading it (``wait``, or as
+    a collection) waits for the answer, and raises what the thread raised."""
+
+    def __init__(self, root: Path) -> None:
+        import threading
+
+        self._found: list[frozenset[str]] = []
+        self._failed: list[BaseException] = []
+        self._thread = threading.Thread(target=self._run, args=(root,), daemon=True)
+        self._thread.start()
+
+    def _run(self, root: Path) -> None:
         try:
-            found.append(session_files(root))
-        except BaseException as exc:  # handed to the caller, raised in its thread
-            failed.append(exc)
+            self._found.append(session_files(root))
+        except BaseException as exc:  # handed to the reader, raised in its thread
+            self._failed.append(exc)
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
+    def wait(self) -> frozenset[str]:
+        self._thread.join()
+        if self._failed:
+            raise self._failed[0]
+        return self._found[0]
 
-    def wait() -> frozenset[str]:
-        thread.join()
-        if failed:
-            raise failed[0]
-        return found[0]
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.wait())
 
-    return wait
+    def __len__(self) -> int:
+        return len(self.wait())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.wait()
 
 
 def _parallel(calls: list[tuple[str, ...]], root: Path) -> list[list[str]]:
