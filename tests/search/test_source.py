@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from tests.search.builders import TODAY, entry
 
+from toon_memory.model.entry import Entry
 from toon_memory.search import Engine, RecallOptions
 from toon_memory.search.corpus import Corpus, analyse
 from toon_memory.search.engine import Ranker
@@ -106,14 +107,24 @@ def test_a_query_reads_the_entries_of_its_answer_only(tmp_path: Path) -> None:
         with db.writing():
             db.load_entries(many, analyse, {})
         read: list[str] = []
-        entries_of, one = db.entries_of, db.entry
+        by_slot: list[int] = []
+        entries_of, entries_at, one = db.entries_of, db.entries_at, db.entry
+
+        def at(slots: list[int]) -> dict[str, Entry]:
+            by_slot.extend(slots)
+            found = entries_at(slots)
+            read.extend(found)
+            return found
+
         db.entries_of = lambda ids: (read.extend(ids), entries_of(ids))[1]  # type: ignore[method-assign]
+        db.entries_at = at  # type: ignore[method-assign]
         db.entry = lambda doc_id: (read.append(doc_id), one(doc_id))[1]  # type: ignore[method-assign]
         opts = RecallOptions(limit=4, query="redis note")
         with db.reading():
             got = Ranker(SourceCorpus(db)).recall(opts, today=TODAY)
         assert len(got.hits) == 4
         assert sorted(read) == sorted(h.entry.id for h in got.hits)
+        assert sorted(by_slot) == sorted(db.slot(h.entry.id) for h in got.hits)  # (rows read)
         want = Engine.build(many).recall(opts, today=TODAY)
         assert [(h.entry.key, h.score) for h in got.hits] == [
             (h.entry.key, h.score) for h in want.hits

@@ -348,3 +348,22 @@ def test_the_index_finds_the_engine_s_shortest_path_between_any_two_entries(
                         answers.append(str(exc))
                 assert answers[0] == answers[1], (start, goal)
         db.close()
+
+
+def test_entries_read_by_slot_are_those_read_by_id(tmp_path: Path) -> None:
+    """``entries_at``: the entries at these slots, as ``entries_of`` their ids reads them
+    (an unfolded use added alike); unknown slots left out."""
+    db = _new_db(tmp_path)
+    entries = [_entry(f"k{i}", ["redis", "timeout"], [], {"accessed": i}) for i in range(6)]
+    with db.writing():
+        for one in entries:
+            db.upsert(one, analyse)
+        db.remove(entries[2].id)
+    ids = [one.id for one in entries if one.id != entries[2].id]
+    slots = [db.slot(doc_id) for doc_id in ids]
+    assert None not in slots
+    db.uses = {ids[0]: (2, "2026-07-20")}
+    with db.reading():
+        by_id, by_slot = db.entries_of(ids), db.entries_at([*slots, 999, -1])  # type: ignore[list-item]
+    assert list(by_slot) == ids and by_slot == by_id
+    assert by_slot[ids[0]].accessed == 2 and by_slot[ids[0]].last_accessed == "2026-07-20"

@@ -2,8 +2,8 @@
 
 Invariant: ``SourceCorpus`` offers the ranking pipeline exactly what the in-memory
 ``Corpus`` offers (``entries``, ``index``, ``graph``, ``static``, ``family``,
-``heads``, ``usage``, ``conditional``, ``pinned``, ``centrality``, ``ids_of``), computed
-from a ``CorpusSource`` with the same functions (``index.term_scores``, ``signals``,
+``heads``, ``usage``, ``conditional``, ``pinned``, ``centralities``, ``ids_of``), computed
+from a ``CorpusSource`` (``search.corpus_source``) with the same functions (``index.term_scores``, ``signals``,
 ``graph.edge_kind``), so one ranker answers over both engines and, for equal
 entries added in equal order, gives equal results. It reads lazily: a query
 touches the postings of its terms, the rows of its candidates (what ranking reads of
@@ -21,90 +21,16 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import date
-from typing import Protocol, TypeVar, cast
+from typing import TypeVar, cast
 
 from toon_memory.model.entry import Entry
 from toon_memory.search import signals
 from toon_memory.search.corpus import entry_family, entry_static
+from toon_memory.search.corpus_source import CorpusSource, LinkRow, UsageFields
 from toon_memory.search.graph import INVERSE, edge_kind, expand_over
 from toon_memory.search.index import Scoring
 from toon_memory.search.term_data import Lengths, TermData, bits_of
-from toon_memory.search.warm import UNREAD, Known, Prepared, Row, Warm, prepared, warm_of
-
-#: One link between two nodes, seen from a node: (other id, other's graph sequence,
-#: True when the link is the node's own, its type). See ``CorpusSource.links``.
-LinkRow = tuple[str, int, bool, str]
-#: What ``signals.usage_from`` reads of an entry.
-UsageFields = tuple[str, str, str, int]
-
-
-class CorpusSource(Protocol):
-    """What a derived index stores (``store.index_db.IndexDb`` implements it)."""
-
-    def count(self) -> int: ...
-    def avg_len(self) -> float: ...
-    def doc_freq(self, term: str) -> int: ...
-    def postings(self, term: str) -> Iterable[tuple[int, float, float]]: ...
-    def postings_in(self, term: str, category: str) -> Iterable[tuple[int, float, float]]:
-        """``postings`` of the active entries of ``category`` only."""
-        ...
-
-    def slot(self, doc_id: str) -> int | None: ...
-    def doc_id(self, slot: int) -> str: ...
-    def doc_ids(self, slots: Sequence[int]) -> list[str]: ...
-    def active_ids(self, slots: Sequence[int], category: str) -> list[str]:
-        """``doc_ids``, "" for every slot that is not an active entry of ``category``."""
-        ...
-
-    def category_slots(self, category: str) -> list[int]:
-        """The slots of the active entries of ``category``, ascending."""
-        ...
-
-    def entry(self, doc_id: str) -> Entry | None: ...
-    def seq(self, doc_id: str) -> int:
-        """When the node last joined the graph (a later upsert: a larger number)."""
-        ...
-
-    def links(self, doc_id: str) -> list[LinkRow]:
-        """Every link joining ``doc_id`` and another node, in link order: its own links to
-        the other's key, and the other's links to its key."""
-        ...
-
-    def entries_of(self, ids: Collection[str]) -> dict[str, Entry]: ...
-    def rows_at(self, slots: Sequence[int]) -> list[Row]:
-        """What ranking reads of the documents at many slots (``search.warm.Row``: no
-        entry body), any order, unknown slots left out."""
-        ...
-
-    def rows_of(self, ids: Collection[str]) -> list[Row]:
-        """``rows_at`` by id."""
-        ...
-
-    def links_of(self, ids: Collection[str]) -> dict[str, tuple[int, list[LinkRow]]]:
-        """``(seq, links)`` of many nodes in one read (``seq`` and ``links`` of each)."""
-        ...
-
-    def degree(self, doc_id: str) -> int: ...
-    def max_degree(self) -> int: ...
-    def ids_with_key(self, key: str) -> list[str]: ...
-    def conditional_ids(self) -> Mapping[str, int]:
-        """The ids of the entries ``signals.eligible`` must check, each with its slot."""
-        ...
-
-    def pinned_ids(self) -> set[str]: ...
-    def category_counts(self) -> dict[str, int]:
-        """How many active entries each category has."""
-        ...
-
-    def usage_groups(self) -> list[UsageFields]:
-        """The distinct (last_accessed, date, created, accessed) of the entries."""
-        ...
-
-    def ids_in_group(self, fields: UsageFields, after: int, limit: int) -> list[tuple[int, str]]:
-        """(slot, id) of up to ``limit`` entries past slot ``after`` with these usage
-        fields, in slot order."""
-        ...
-
+from toon_memory.search.warm import UNREAD, Known, Prepared, Warm, prepared, warm_of
 
 #: Matches a filter reads at once (``SourceCorpus.allowed_slots``).
 _CHUNK = 500
@@ -230,6 +156,9 @@ class _Entries(Mapping[str, Entry]):
     def __init__(self, source: CorpusSource) -> None:
         self._source = source
         self.seen: dict[str, Entry] = {}
+        #: The slot of each node whose row was read (``_RowKeeper``): its entry is read
+        #: by slot.
+        self.slots: dict[str, int] = {}
 
     def __getitem__(self, entry_id: str) -> Entry:
         entry = self.seen.get(entry_id)
@@ -241,10 +170,18 @@ class _Entries(Mapping[str, Entry]):
         return entry
 
     def fetch(self, ids: Iterable[str]) -> None:
-        """Read the entries of many ids at once (those not read yet)."""
+        """Read the entries of many ids at once (those not read yet): by slot where the
+        node's row was read, by id for the rest (and for a slot that holds another now)."""
         wanted = [node for node in ids if node not in self.seen]
-        if wanted:
-            self.seen.update(self._source.entries_of(wanted))
+        if not wanted:
+            return
+        slots = self.slots
+        placed = [slots[node] for node in wanted if node in slots]
+        found = self._source.entries_at(placed) if placed else {}
+        self.seen.update(found)
+        rest = [node for node in wanted if node not in found]
+        if rest:
+            self.seen.update(self._source.entries_of(rest))
 
     def __iter__(self) -> Iterator[str]:
         raise TypeError("a source corpus is not iterated whole")
@@ -281,16 +218,18 @@ class _RowKeeper:
 
     def __init__(
         self, degrees: dict[str, int], static: _FromRow[tuple[float, float]],
-        family: _FromRow[str], heads: _FromRow[tuple[int, str]],
+        family: _FromRow[str], heads: _FromRow[tuple[int, str]], slots: dict[str, int],
     ) -> None:  # fmt: skip
         self._degrees, self._static, self._family, self._heads = degrees, static, family, heads
+        self._slots = slots
 
     def __call__(self, rows: list[Prepared]) -> None:
         degrees, static, family, heads = self._degrees, self._static, self._family, self._heads
-        for _slot, node, degree, family_of_row, head, static_of_row in rows:
+        slots = self._slots
+        for slot, node, degree, family_of_row, head, static_of_row in rows:
             if node not in degrees:
                 degrees[node], static[node] = degree, static_of_row
-                family[node], heads[node] = family_of_row, head
+                family[node], heads[node], slots[node] = family_of_row, head, slot
 
 
 class SourceCorpus:
@@ -305,7 +244,9 @@ class SourceCorpus:
         self.static = _FromRow(self.entries, entry_static)
         self.family = _FromRow(self.entries, entry_family)
         self.heads = _FromRow(self.entries, _head_of)
-        self._keep = _RowKeeper(self._degrees, self.static, self.family, self.heads)
+        self._keep = _RowKeeper(
+            self._degrees, self.static, self.family, self.heads, self.entries.slots
+        )
         self.index = _Index(source, warm, self._keep)
         self.graph = _Graph(source)
         self.conditional = self.index.fact("conditional", source.conditional_ids)

@@ -103,7 +103,7 @@ class Common(Protocol):
     def common_terms(self, count: int) -> list[str]: ...
 
 
-#: One ``search.source.CorpusSource.rows_at`` row: what ranking reads of a candidate
+#: One ``search.corpus_source.CorpusSource.rows_at`` row: what ranking reads of a candidate
 #: besides its terms: (slot, id, key, priority, degree, family, quality, importance,
 #: evidence, category).
 Row = tuple[int, str, str, int, int, str, float, str, str, str]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import marshal
 import sqlite3
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -25,6 +25,8 @@ _T = TypeVar("_T")
 #: What ranking reads of an entry besides its terms: (slot, id, key, priority, degree,
 #: family, quality, importance, evidence, category).
 Row = tuple[int, str, str, int, int, str, float, str, str, str]
+#: What ``entry`` reads of a document: its body and use counts (``row_entry``).
+_ENTRY = "SELECT id, body, accessed, last_accessed FROM docs"
 _ROW = ("SELECT slot, id, key, priority, degree, family, quality, importance, evidence,"
         " category FROM docs")  # fmt: skip
 #: (other id, other's graph order, the link is the node's own, its type).
@@ -149,11 +151,21 @@ class IndexReads:
 
     def entries_of(self, ids: Collection[str]) -> dict[str, Entry]:
         """``entry`` for many ids at once (unknown ids left out)."""
-        found: dict[str, Entry] = {}
-        sql = "SELECT id, body, accessed, last_accessed FROM docs WHERE id IN "
-        for doc_id, body, accessed, last in self._many(sql, ids):
-            found[doc_id] = self._used(doc_id, row_entry(body, accessed, last))
-        return found
+        return self._entries(self._many(f"{_ENTRY} WHERE id IN ", ids))
+
+    def entries_at(self, slots: Sequence[int]) -> dict[str, Entry]:
+        """``entries_of`` the documents at these slots, by id (unknown slots left out): a
+        rowid lookup each, not the id index's and then the rowid's (400 entries ~1 ms
+        instead of ~2 at 100,000 entries)."""
+        rows: list[tuple[Any, ...]] = []
+        for part in chunks(slots):
+            sql = f"{_ENTRY} WHERE slot IN ({','.join('?' * len(part))})"
+            rows.extend(self.conn.execute(sql, part).fetchall())
+        return self._entries(rows)
+
+    def _entries(self, rows: Iterable[tuple[Any, ...]]) -> dict[str, Entry]:
+        return {doc_id: self._used(doc_id, row_entry(body, accessed, last))
+                for doc_id, body, accessed, last in rows}  # fmt: skip
 
     def _used(self, doc_id: str, entry: Entry) -> Entry:
         """``entry`` with its accesses not folded yet (``uses``) added, as the fold adds
