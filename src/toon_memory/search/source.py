@@ -3,13 +3,14 @@
 Invariant: ``SourceCorpus`` offers the ranking pipeline exactly what the in-memory
 ``Corpus`` offers (``entries``, ``index``, ``graph``, ``static``, ``family``,
 ``heads``, ``usage``, ``conditional``, ``pinned``, ``centralities``, ``ids_of``), computed
-from a ``CorpusSource`` (``search.corpus_source``) with the same functions (``index.term_scores``, ``signals``,
-``graph.edge_kind``), so one ranker answers over both engines and, for equal
-entries added in equal order, gives equal results. It reads lazily: a query
-touches the postings of its terms, the rows of its candidates (what ranking reads of
-an entry: key, priority, degree, family and the fields of its static signals, never
-its body), the entries the answer shows or the options need, and the links of the
-nodes it expands; nothing is read twice in one view, nothing is written.
+from a ``CorpusSource`` (``search.corpus_source``) with the same functions
+(``index.term_scores``, ``signals``, ``graph.edge_kind``), so one ranker answers over both
+engines and, for equal entries added in equal order, gives equal results. It reads lazily:
+a query touches the postings of its terms, the rows of its candidates (what ranking reads
+of an entry: key, priority, degree, family and the fields of its static signals, never its
+body), the entries the answer shows or the options need (by slot when their rows were
+read), and the links of the nodes it expands; nothing is read twice in one view, nothing
+is written.
 A ``SourceCorpus`` is one query's snapshot: make a new one per query. A long-lived
 process keeps, per source, the terms' postings (``Versioned``) and the candidates' rows
 with a few counts (``Tracked``) between queries, each only while the source says it has
