@@ -157,11 +157,7 @@ class IndexReads:
         """``entries_of`` the documents at these slots, by id (unknown slots left out): a
         rowid lookup each, not the id index's and then the rowid's (400 entries ~1 ms
         instead of ~2 at 100,000 entries)."""
-        rows: list[tuple[Any, ...]] = []
-        for part in chunks(slots):
-            sql = f"{_ENTRY} WHERE slot IN ({','.join('?' * len(part))})"
-            rows.extend(self.conn.execute(sql, part).fetchall())
-        return self._entries(rows)
+        return self._entries(self._at(_ENTRY, slots))
 
     def _entries(self, rows: Iterable[tuple[Any, ...]]) -> dict[str, Entry]:
         return {doc_id: self._used(doc_id, row_entry(body, accessed, last))
@@ -179,11 +175,7 @@ class IndexReads:
     def rows_at(self, slots: Sequence[int]) -> list[Row]:
         """What ranking reads of the documents at many slots (``Row``; unknown slots left
         out, any order), in one read per 400: a candidate ranked without its body."""
-        rows: list[Row] = []
-        for part in chunks(slots):
-            sql = f"{_ROW} WHERE slot IN ({','.join('?' * len(part))})"
-            rows.extend(self.conn.execute(sql, part).fetchall())
-        return rows
+        return self._at(_ROW, slots)
 
     def every_row(self) -> Iterator[Row]:
         """``rows_at`` of every document, in one scan, in slot order."""
@@ -202,6 +194,14 @@ class IndexReads:
         for node, other, seq, own, kind, _pos in self._many(_LINKS_OF_MANY, ids, twice=True):
             found[node][1].append((other, seq, bool(own), kind))
         return found
+
+    def _at(self, select: str, slots: Sequence[int]) -> list[Any]:
+        """``select`` of the documents at ``slots``, one statement per 400 (unknown left out)."""
+        rows: list[Any] = []
+        for part in chunks(slots):
+            sql = f"{select} WHERE slot IN ({','.join('?' * len(part))})"
+            rows.extend(self.conn.execute(sql, part).fetchall())
+        return rows
 
     def _many(self, sql: str, ids: Collection[str], twice: bool = False) -> list[tuple[Any, ...]]:
         rows: list[tuple[Any, ...]] = []
